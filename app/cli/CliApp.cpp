@@ -1,0 +1,51 @@
+#include "CliApp.hpp"
+
+#include "CollectiveCommand.hpp"
+#include "common/InputError.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <ostream>
+
+namespace podscope::cli {
+
+int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
+    CLI::App app{"PodScope: how ML training scales on a TPU-v3 multipod (headless)", "podscope-cli"};
+    app.set_version_flag("--version", std::string("podscope-cli ") + PODSCOPE_VERSION);
+    app.require_subcommand(0, 1);
+
+    CollectiveOptions collective;
+    auto* collectiveCmd = addCollectiveCommand(app, collective);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::Success& e) { // --help, --help-all, --version
+        return app.exit(e, out, err);
+    } catch (const CLI::ParseError& e) {
+        err << "podscope-cli: error: " << e.what() << "\n";
+        return kExitBadInput;
+    }
+
+    try {
+        if (collectiveCmd->parsed()) {
+            runCollectiveCommand(collective, out);
+        } else {
+            // The main job: the default configuration, summarised for a person.
+            out << "PodScope " << PODSCOPE_VERSION << ": the default configuration\n\n";
+            CollectiveOptions defaults;
+            defaults.chunks = 4;
+            defaults.verify = true;
+            runCollectiveCommand(defaults, out);
+            out << "\nTry: podscope-cli collective --help\n";
+        }
+    } catch (const InputError& e) {
+        err << "podscope-cli: error: " << e.what() << "\n";
+        return kExitBadInput;
+    } catch (const std::exception& e) {
+        err << "podscope-cli: internal error: " << e.what() << "\n";
+        return kExitFailure;
+    }
+    return kExitOk;
+}
+
+} // namespace podscope::cli

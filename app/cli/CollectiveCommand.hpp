@@ -1,0 +1,36 @@
+#pragma once
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace podscope::cli {
+
+struct CollectiveOptions {
+    std::string topology = "tpu-v3-multipod";
+    std::optional<std::string> wrap;
+    std::string op = "all-reduce";
+    std::string algorithm = "2d";
+    std::string bytes = "64MiB";
+    std::string element = "bf16";
+    std::string groups = "all";
+    std::optional<std::string> dimOrder;
+    std::string engine = "analytic";
+    std::optional<double> linkBwGBps;
+    std::optional<double> crossPodBwGBps;
+    std::optional<double> latencyUs;
+    int chunks = 1;
+    bool verify = false;
+    bool json = false;
+};
+
+CLI::App* addCollectiveCommand(CLI::App& app, CollectiveOptions& options);
+
+// Throws InputError on bad input.
+void runCollectiveCommand(const CollectiveOptions& options, std::ostream& out);
+
+} // namespace podscope::cli

@@ -1,0 +1,37 @@
+#include "TextFormat.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace podscope::cli {
+
+std::string formatNumber(double value, int precision) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*f", precision, value);
+    return buffer;
+}
+
+std::string formatDuration(double seconds) {
+    const double magnitude = std::fabs(seconds);
+    if (magnitude < 1e-3) {
+        return formatNumber(seconds * 1e6, 1) + " us";
+    }
+    if (magnitude < 1) {
+        return formatNumber(seconds * 1e3, 3) + " ms";
+    }
+    return formatNumber(seconds, 2) + " s";
+}
+
+std::string formatBytes(double bytes) {
+    static const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int unit = 0;
+    while (bytes >= 1024 && unit < 4) {
+        bytes /= 1024;
+        ++unit;
+    }
+    return formatNumber(bytes, bytes == std::floor(bytes) ? 0 : 2) + " " + units[unit];
+}
+
+std::string formatPercent(double fraction) { return formatNumber(fraction * 100, 1) + " %"; }
+
+} // namespace podscope::cli

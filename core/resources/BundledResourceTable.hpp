@@ -1,0 +1,16 @@
+#pragma once
+
+#include <span>
+#include <string_view>
+
+namespace podscope::resources::detail {
+
+struct BundledResource {
+    std::string_view path;
+    std::string_view text;
+};
+
+// Defined in a source file that the build generates from resources/ (cmake/EmbedResources.cmake).
+std::span<const BundledResource> bundledResourceTable();
+
+} // namespace podscope::resources::detail

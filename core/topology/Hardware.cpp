@@ -1,0 +1,31 @@
+#include "topology/Hardware.hpp"
+
+#include "common/InputError.hpp"
+#include "common/Units.hpp"
+#include "resources/BundledResources.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace podscope {
+
+Hardware loadHardware(const std::string& name) {
+    std::string_view text;
+    try {
+        text = resources::text("hardware/" + name + ".json");
+    } catch (const std::out_of_range&) {
+        throw InputError("hardware", "unknown hardware '" + name + "'");
+    }
+    const auto json = nlohmann::json::parse(text);
+    Hardware hw;
+    hw.name = json.at("name").get<std::string>();
+    hw.coresPerChip = json.at("cores_per_chip").at("value").get<int>();
+    hw.peakFlopsPerChip = json.at("peak_bf16_flops_per_chip").at("value").get<double>();
+    hw.hbmBytesPerChip = json.at("hbm_bytes_per_chip").at("value").get<double>();
+    hw.linkBandwidthBps = json.at("link_bandwidth_GBps").at("value").get<double>() * units::kGB;
+    hw.linkLatencyS = json.at("link_latency_us").at("value").get<double>() * units::kMicrosecond;
+    hw.hostChipBlock = json.at("host_chip_block").at("value").get<std::vector<int>>();
+    hw.podDims = json.at("pod_dims").at("value").get<std::vector<int>>();
+    return hw;
+}
+
+} // namespace podscope

@@ -1,0 +1,199 @@
+#include "topology/Topology.hpp"
+
+#include "common/InputError.hpp"
+#include "common/Limits.hpp"
+
+#include <cmath>
+
+namespace podscope {
+namespace {
+
+const char* dimLetter(std::size_t dim) {
+    static const char* letters[] = {"x", "y", "z", "w"};
+    return dim < 4 ? letters[dim] : "?";
+}
+
+// Pads or trims a per-dimension block to `rank` entries; missing entries take `fill`.
+std::vector<int> fitBlock(const std::vector<int>& block, const std::vector<int>& dims, bool fillWithDim) {
+    std::vector<int> out(dims.size());
+    for (std::size_t d = 0; d < dims.size(); ++d) {
+        out[d] = d < block.size() ? block[d] : (fillWithDim ? dims[d] : 1);
+    }
+    return out;
+}
+
+int blocksAlong(int dim, int block) { return (dim + block - 1) / block; }
+
+} // namespace
+
+Topology::Topology(TopologySpec spec)
+    : spec_(std::move(spec)) {
+    const auto& dims = spec_.dims;
+    if (dims.empty()) {
+        throw InputError("topology", "needs at least one dimension");
+    }
+    if (static_cast<int>(dims.size()) > limits::kMaxRank) {
+        throw InputError("topology", "at most " + std::to_string(limits::kMaxRank) +
+                                         " dimensions are supported, got " +
+                                         std::to_string(dims.size()));
+    }
+    if (spec_.wrap.size() != dims.size()) {
+        throw InputError("wrap", "names " + std::to_string(spec_.wrap.size()) +
+                                     " dimensions but the topology has " +
+                                     std::to_string(dims.size()));
+    }
+    std::int64_t chips = 1;
+    for (std::size_t d = 0; d < dims.size(); ++d) {
+        if (dims[d] < 1 || dims[d] > limits::kMaxDimSize) {
+            throw InputError("topology", std::string("dimension ") + dimLetter(d) +
+                                             " must be between 1 and " +
+                                             std::to_string(limits::kMaxDimSize) + ", got " +
+                                             std::to_string(dims[d]));
+        }
+        chips *= dims[d];
+        if (chips > limits::kMaxChips) {
+            throw InputError("topology", "more than " + std::to_string(limits::kMaxChips) +
+                                             " chips are not supported");
+        }
+    }
+    if (!(spec_.linkBandwidthBps > 0) || !std::isfinite(spec_.linkBandwidthBps) ||
+        spec_.linkBandwidthBps > limits::kMaxLinkBandwidthGBps * 1e9) {
+        throw InputError("link-bw", "must be a positive finite bandwidth up to 1e6 GB/s");
+    }
+    if (spec_.crossPodBandwidthBps == 0) {
+        spec_.crossPodBandwidthBps = spec_.linkBandwidthBps;
+    }
+    if (!(spec_.crossPodBandwidthBps > 0) || !std::isfinite(spec_.crossPodBandwidthBps) ||
+        spec_.crossPodBandwidthBps > limits::kMaxLinkBandwidthGBps * 1e9) {
+        throw InputError("cross-pod-bw", "must be a positive finite bandwidth up to 1e6 GB/s");
+    }
+    if (!(spec_.linkLatencyS >= 0) || !std::isfinite(spec_.linkLatencyS) ||
+        spec_.linkLatencyS > limits::kMaxLatencyUs * 1e-6) {
+        throw InputError("latency-us", "must be a finite latency between 0 and 1e6 us");
+    }
+    if (spec_.coresPerChip < 1 || spec_.coresPerChip > 64) {
+        throw InputError("cores_per_chip", "must be between 1 and 64");
+    }
+    spec_.hostBlock = fitBlock(spec_.hostBlock, dims, false);
+    spec_.podDims = fitBlock(spec_.podDims, dims, true);
+    for (std::size_t d = 0; d < dims.size(); ++d) {
+        if (spec_.hostBlock[d] < 1 || spec_.podDims[d] < 1) {
+            throw InputError("topology", "host and pod blocks must be positive");
+        }
+    }
+
+    chipCount_ = chips;
+    strides_.resize(dims.size());
+    std::int64_t stride = 1;
+    wraps_.resize(dims.size());
+    hostCount_ = 1;
+    podCount_ = 1;
+    for (std::size_t d = 0; d < dims.size(); ++d) {
+        strides_[d] = stride;
+        stride *= dims[d];
+        wraps_[d] = spec_.wrap[d] && dims[d] > 1;
+        hostCount_ *= blocksAlong(dims[d], spec_.hostBlock[d]);
+        podCount_ *= blocksAlong(dims[d], spec_.podDims[d]);
+    }
+    linkCount_ = 0;
+    for (std::size_t d = 0; d < dims.size(); ++d) {
+        const std::int64_t perLine = wraps_[d] ? dims[d] : dims[d] - 1;
+        linkCount_ += 2 * perLine * (chips / dims[d]);
+    }
+}
+
+ChipId Topology::chipAt(std::span<const int> coords) const {
+    std::int64_t id = 0;
+    for (std::size_t d = 0; d < coords.size(); ++d) {
+        id += coords[d] * strides_[d];
+    }
+    return static_cast<ChipId>(id);
+}
+
+ChipId Topology::offset(ChipId chip, int dim, int steps) const {
+    const int n = size(dim);
+    const int c = coord(chip, dim);
+    int target = c + steps;
+    if (target < 0 || target >= n) {
+        if (!wraps(dim)) {
+            return -1;
+        }
+        target = ((target % n) + n) % n;
+    }
+    return static_cast<ChipId>(chip + (target - c) * strides_[static_cast<std::size_t>(dim)]);
+}
+
+ChipId Topology::neighbour(ChipId chip, int dim, Direction dir) const {
+    return offset(chip, dim, dir == Direction::Plus ? 1 : -1);
+}
+
+bool Topology::linkExists(LinkId link) const {
+    if (link < 0 || link >= linkSlotCount()) {
+        return false;
+    }
+    return linkTarget(link) >= 0;
+}
+
+ChipId Topology::linkTarget(LinkId link) const {
+    return neighbour(linkSource(link), linkDim(link), linkDirection(link));
+}
+
+bool Topology::linkCrossesPods(LinkId link) const {
+    const ChipId target = linkTarget(link);
+    return target >= 0 && podOf(linkSource(link)) != podOf(target);
+}
+
+double Topology::linkBandwidth(LinkId link) const {
+    return linkCrossesPods(link) ? spec_.crossPodBandwidthBps : spec_.linkBandwidthBps;
+}
+
+int Topology::degree(ChipId chip) const {
+    int links = 0;
+    for (int d = 0; d < rank(); ++d) {
+        links += neighbour(chip, d, Direction::Plus) >= 0;
+        links += neighbour(chip, d, Direction::Minus) >= 0;
+    }
+    return links;
+}
+
+int Topology::hostOf(ChipId chip) const {
+    int id = 0;
+    int scale = 1;
+    for (int d = 0; d < rank(); ++d) {
+        const int block = spec_.hostBlock[static_cast<std::size_t>(d)];
+        id += (coord(chip, d) / block) * scale;
+        scale *= blocksAlong(size(d), block);
+    }
+    return id;
+}
+
+int Topology::podOf(ChipId chip) const {
+    int id = 0;
+    int scale = 1;
+    for (int d = 0; d < rank(); ++d) {
+        const int block = spec_.podDims[static_cast<std::size_t>(d)];
+        id += (coord(chip, d) / block) * scale;
+        scale *= blocksAlong(size(d), block);
+    }
+    return id;
+}
+
+std::string Topology::dimsText() const {
+    std::string text;
+    for (std::size_t d = 0; d < spec_.dims.size(); ++d) {
+        text += (d ? "x" : "") + std::to_string(spec_.dims[d]);
+    }
+    return text;
+}
+
+std::string Topology::wrapText() const {
+    std::string text;
+    for (std::size_t d = 0; d < spec_.wrap.size(); ++d) {
+        if (spec_.wrap[d]) {
+            text += dimLetter(d);
+        }
+    }
+    return text.empty() ? "none" : text;
+}
+
+} // namespace podscope

@@ -1,0 +1,140 @@
+#include "topology/TopologyPresets.hpp"
+
+#include "common/InputError.hpp"
+#include "common/Limits.hpp"
+#include "resources/BundledResources.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <charconv>
+
+namespace podscope {
+namespace {
+
+const nlohmann::json& presetsJson() {
+    static const nlohmann::json json = nlohmann::json::parse(resources::text("topologies/presets.json"));
+    return json;
+}
+
+TopologyPreset presetFrom(const nlohmann::json& entry, std::string name) {
+    TopologyPreset preset;
+    preset.name = std::move(name);
+    preset.dims = entry.at("dims").get<std::vector<int>>();
+    preset.wrap = entry.at("wrap").get<std::vector<bool>>();
+    preset.description = entry.value("description", "");
+    return preset;
+}
+
+} // namespace
+
+std::vector<TopologyPreset> namedTopologyPresets() {
+    std::vector<TopologyPreset> presets;
+    for (const auto& entry : presetsJson().at("named")) {
+        presets.push_back(presetFrom(entry, entry.at("name").get<std::string>()));
+    }
+    return presets;
+}
+
+TopologyPreset standardSlice(std::int64_t chips) {
+    std::string known;
+    for (const auto& entry : presetsJson().at("slices_by_chip_count").at("slices")) {
+        const auto count = entry.at("chips").get<std::int64_t>();
+        if (count == chips) {
+            auto preset = presetFrom(entry, "tpu-v3-slice-" + std::to_string(chips));
+            preset.description = std::to_string(chips) + "-chip standard slice";
+            return preset;
+        }
+        known += (known.empty() ? "" : ", ") + std::to_string(count);
+    }
+    throw InputError("chips", "no standard slice has " + std::to_string(chips) +
+                                  " chips (known: " + known + ")");
+}
+
+std::vector<int> parseDims(const std::string& text, const std::string& field) {
+    if (text.empty()) {
+        throw InputError(field, "is empty; expected dimensions such as 128x32");
+    }
+    std::vector<int> dims;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t end = std::min(text.find('x', start), text.size());
+        const std::string part = text.substr(start, end - start);
+        int value = 0;
+        const auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), value);
+        if (part.empty() || ec != std::errc() || ptr != part.data() + part.size()) {
+            throw InputError(field, "'" + text +
+                                        "' is neither a preset nor dimensions such as 128x32");
+        }
+        if (value < 1 || value > limits::kMaxDimSize) {
+            throw InputError(field, "dimension " + part + " in '" + text +
+                                        "' must be between 1 and " +
+                                        std::to_string(limits::kMaxDimSize));
+        }
+        dims.push_back(value);
+        if (static_cast<int>(dims.size()) > limits::kMaxRank) {
+            throw InputError(field, "'" + text + "' has more than " +
+                                        std::to_string(limits::kMaxRank) + " dimensions");
+        }
+        start = end + 1;
+    }
+    return dims;
+}
+
+std::vector<bool> parseWrap(const std::string& text, int rank, const std::string& field) {
+    std::vector<bool> wrap(static_cast<std::size_t>(rank), false);
+    if (text == "none") {
+        return wrap;
+    }
+    if (text == "all") {
+        return std::vector<bool>(static_cast<std::size_t>(rank), true);
+    }
+    if (text.empty()) {
+        throw InputError(field, "is empty; expected x, y, xy, xyz, all or none");
+    }
+    static const std::string letters = "xyzw";
+    for (const char c : text) {
+        const auto dim = letters.find(c);
+        if (dim == std::string::npos) {
+            throw InputError(field, "'" + text + "' is not a wrap spec (x, y, xy, xyz, all, none)");
+        }
+        if (static_cast<int>(dim) >= rank) {
+            throw InputError(field, std::string("'") + c + "' names a dimension the " +
+                                        std::to_string(rank) + "-D topology does not have");
+        }
+        if (wrap[dim]) {
+            throw InputError(field, std::string("'") + c + "' appears twice in '" + text + "'");
+        }
+        wrap[dim] = true;
+    }
+    return wrap;
+}
+
+TopologySpec resolveTopology(const std::string& topology, const std::optional<std::string>& wrap,
+                             const Hardware& hardware) {
+    TopologySpec spec;
+    spec.linkBandwidthBps = hardware.linkBandwidthBps;
+    spec.linkLatencyS = hardware.linkLatencyS;
+    spec.coresPerChip = hardware.coresPerChip;
+    spec.hostBlock = hardware.hostChipBlock;
+    spec.podDims = hardware.podDims;
+    bool found = false;
+    for (const auto& preset : namedTopologyPresets()) {
+        if (preset.name == topology) {
+            spec.name = preset.name;
+            spec.dims = preset.dims;
+            spec.wrap = preset.wrap;
+            found = true;
+        }
+    }
+    if (!found) {
+        spec.dims = parseDims(topology);
+        spec.name = topology;
+        spec.wrap.assign(spec.dims.size(), false);
+    }
+    if (wrap) {
+        spec.wrap = parseWrap(*wrap, static_cast<int>(spec.dims.size()));
+    }
+    return spec;
+}
+
+} // namespace podscope

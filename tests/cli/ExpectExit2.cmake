@@ -1,0 +1,12 @@
+# Runs the real podscope-cli on bad input: it must exit with status 2 and name the problem.
+foreach(args "collective;--topology;1000000x1000000" "collective;--bytes;0" "collective;--chunks;-3"
+             "collective;--algorithm;nope" "collective;--no-such-flag")
+    execute_process(COMMAND ${PROGRAM} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
+                    TIMEOUT 5)
+    if(NOT rc EQUAL 2)
+        message(FATAL_ERROR "podscope-cli ${args}: exit ${rc}, expected 2 (stderr: ${err})")
+    endif()
+    if(NOT err MATCHES "error: ")
+        message(FATAL_ERROR "podscope-cli ${args}: no error message on stderr")
+    endif()
+endforeach()
