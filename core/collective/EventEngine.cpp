@@ -85,14 +85,18 @@ private:
             schedules_.push_back(buildSchedule(topology_, launch.spec, ScheduleScope::Full));
             const Schedule& schedule = schedules_.back();
             phaseEnds_.emplace_back(static_cast<std::size_t>(schedule.phaseCount()), launch.startS);
-            for (std::size_t s = 0; s < schedule.streams.size(); ++s) {
-                const auto& phases = schedule.streams[s].phases;
-                std::int32_t previousFirst = -1;
-                for (std::size_t p = 0; p < phases.size(); ++p) {
-                    const Phase& phase = phases[p];
+            // Phase by phase over the streams: a chip enters phase p of any stream only once
+            // it has finished phase p-1 of all of them (the directions of a bidirectional
+            // pair run as one operation per dimension).
+            const std::size_t streams = schedule.streams.size();
+            std::vector<std::int32_t> previousFirst(streams, -1);
+            for (int p = 0; p < schedule.phaseCount(); ++p) {
+                std::vector<std::int32_t> first(streams);
+                for (std::size_t s = 0; s < streams; ++s) {
+                    const Phase& phase = schedule.streams[s].phases[static_cast<std::size_t>(p)];
                     const RingSet& set = phase.rings;
                     const double bytes = phase.bytesPerMember / set.ringSize / launch.spec.chunks;
-                    const auto first = static_cast<std::int32_t>(states_.size());
+                    first[s] = static_cast<std::int32_t>(states_.size());
                     events += static_cast<std::int64_t>(set.ringCount()) * (set.ringSize - 1) * launch.spec.chunks;
                     if (events > limits::kMaxEventEngineEvents) {
                         throw InputError("chunks", "the event engine would simulate more than " +
@@ -100,18 +104,22 @@ private:
                                                        " ring steps; use fewer chunks or the analytic engine");
                     }
                     for (int r = 0; r < set.ringCount(); ++r) {
-                        addRing(static_cast<std::int32_t>(c), static_cast<std::int32_t>(s),
-                                static_cast<std::int32_t>(p), set, r, bytes, launch);
-                    }
-                    if (p > 0) {
-                        linkPhases(phases[p - 1].rings, previousFirst, set, first, previousRingOfChip, seenBy);
-                    } else {
-                        for (int r = 0; r < set.ringCount(); ++r) {
-                            states_[static_cast<std::size_t>(first + r)].readyS = launch.startS;
+                        addRing(static_cast<std::int32_t>(c), static_cast<std::int32_t>(s), p, set, r, bytes, launch);
+                        if (p == 0) {
+                            states_.back().readyS = launch.startS;
                         }
                     }
-                    previousFirst = first;
                 }
+                if (p > 0) {
+                    for (std::size_t from = 0; from < streams; ++from) {
+                        const RingSet& previous = schedule.streams[from].phases[static_cast<std::size_t>(p - 1)].rings;
+                        for (std::size_t to = 0; to < streams; ++to) {
+                            const RingSet& next = schedule.streams[to].phases[static_cast<std::size_t>(p)].rings;
+                            linkPhases(previous, previousFirst[from], next, first[to], previousRingOfChip, seenBy);
+                        }
+                    }
+                }
+                previousFirst = first;
             }
         }
         usage_.busyS.assign(static_cast<std::size_t>(topology_.linkSlotCount()), 0.0);
