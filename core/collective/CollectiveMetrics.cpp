@@ -19,6 +19,12 @@ namespace {
 // link's existence and bandwidth depend only on that coordinate (pods are blocks), so the
 // bounds below work per dimension instead of per chip.
 double linkBandwidthAt(const Topology& topology, int dim, int c, Direction dir) {
+    if (topology.spec().crossPodBandwidthBps == topology.spec().linkBandwidthBps) {
+        // Uniform links: only existence matters.
+        const int n = topology.size(dim);
+        const bool exists = topology.wraps(dim) || (dir == Direction::Plus ? c + 1 < n : c > 0);
+        return exists ? topology.spec().linkBandwidthBps : 0.0;
+    }
     const ChipId chip = topology.offset(0, dim, c);
     const LinkId link = topology.linkId(chip, dim, dir);
     return topology.linkExists(link) ? topology.linkBandwidth(link) : 0.0;

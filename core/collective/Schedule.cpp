@@ -95,12 +95,18 @@ RingSet dimensionRings(const Topology& topology, const GroupLayout& groups, int 
     const auto order = ringOrder(axis.members, axis.wrapUsable, reversed);
     RingSet set;
     set.ringSize = axis.members;
-    std::vector<ChipId> ring(static_cast<std::size_t>(axis.members));
+    // A line starts at coordinate `first` along dim; lineOrigin is its chip at coordinate 0.
     auto addLine = [&](ChipId start) {
-        for (std::size_t i = 0; i < order.size(); ++i) {
-            ring[i] = topology.offset(start, dim, order[i] * axis.step);
+        const int first = topology.coord(start, dim);
+        const auto lineOrigin = static_cast<ChipId>(start - first * topology.stride(dim));
+        const std::size_t n = order.size();
+        for (std::size_t i = 0; i < n; ++i) {
+            const int from = first + order[i] * axis.step;
+            const int to = first + order[(i + 1) % n] * axis.step;
+            set.members.push_back(static_cast<ChipId>(lineOrigin + from * topology.stride(dim)));
+            appendLineRoute(topology, lineOrigin, dim, from, to, set.hopLinks);
+            set.hopStart.push_back(static_cast<std::int32_t>(set.hopLinks.size()));
         }
-        appendRing(topology, ring, set);
     };
     if (scope == ScheduleScope::ThroughChipZero) {
         for (int c = 0; c < topology.size(dim); ++c) {
@@ -319,8 +325,15 @@ Schedule buildSchedule(const Topology& topology, const CollectiveSpec& spec, Sch
         std::vector<RingSet> rings;
         for (int dim : schedule.dimOrder) {
             const bool reversed = s == 1 && bidirectional(dim);
-            rings.push_back(flat ? flatRings(topology, spec.groups, scope)
-                                 : dimensionRings(topology, spec.groups, dim, reversed, scope));
+            if (s == 1 && !reversed) {
+                // The second stream shares this dimension's ring with the first.
+                const Phase& same = *std::find_if(schedule.streams[0].phases.begin(), schedule.streams[0].phases.end(),
+                                                  [&](const Phase& phase) { return phase.dim == dim; });
+                rings.push_back(same.rings);
+            } else {
+                rings.push_back(flat ? flatRings(topology, spec.groups, scope)
+                                     : dimensionRings(topology, spec.groups, dim, reversed, scope));
+            }
             segment.push_back(bytes);
             bytes /= rings.back().ringSize;
         }

@@ -32,6 +32,22 @@ int appendRoute(const Topology& topology, ChipId from, ChipId to, std::vector<Li
     return hops;
 }
 
+int appendLineRoute(const Topology& topology, ChipId lineStart, int dim, int fromCoord, int toCoord,
+                    std::vector<LinkId>& path) {
+    const int steps = signedDistance(topology, dim, fromCoord, toCoord);
+    const Direction dir = steps >= 0 ? Direction::Plus : Direction::Minus;
+    const int delta = steps >= 0 ? 1 : -1;
+    const int n = topology.size(dim);
+    const auto stride = topology.stride(dim);
+    int at = fromCoord;
+    for (int i = 0; i < (steps >= 0 ? steps : -steps); ++i) {
+        path.push_back(topology.linkId(static_cast<ChipId>(lineStart + at * stride), dim, dir));
+        at += delta;
+        at = at < 0 ? at + n : (at >= n ? at - n : at);
+    }
+    return steps >= 0 ? steps : -steps;
+}
+
 int routeLength(const Topology& topology, ChipId from, ChipId to) {
     int hops = 0;
     for (int dim = 0; dim < topology.rank(); ++dim) {

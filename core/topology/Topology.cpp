@@ -139,11 +139,25 @@ ChipId Topology::linkTarget(LinkId link) const {
 }
 
 bool Topology::linkCrossesPods(LinkId link) const {
-    const ChipId target = linkTarget(link);
-    return target >= 0 && podOf(linkSource(link)) != podOf(target);
+    // Pods are blocks, so only the coordinate along the link's dimension matters.
+    const int dim = linkDim(link);
+    const int n = size(dim);
+    const int from = coord(linkSource(link), dim);
+    int to = from + (linkDirection(link) == Direction::Plus ? 1 : -1);
+    if (to < 0 || to >= n) {
+        if (!wraps(dim)) {
+            return false;
+        }
+        to = (to + n) % n;
+    }
+    const int pod = spec_.podDims[static_cast<std::size_t>(dim)];
+    return from / pod != to / pod;
 }
 
 double Topology::linkBandwidth(LinkId link) const {
+    if (spec_.crossPodBandwidthBps == spec_.linkBandwidthBps) {
+        return spec_.linkBandwidthBps;
+    }
     return linkCrossesPods(link) ? spec_.crossPodBandwidthBps : spec_.linkBandwidthBps;
 }
 

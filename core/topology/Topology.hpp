@@ -45,6 +45,8 @@ public:
                                 spec_.dims[static_cast<std::size_t>(dim)]);
     }
     ChipId chipAt(std::span<const int> coords) const;
+    // Distance in chip ids between neighbours along a dimension.
+    std::int64_t stride(int dim) const { return strides_[static_cast<std::size_t>(dim)]; }
     // The chip reached by moving `steps` along `dim` (negative allowed), wrapping where the
     // dimension wraps; -1 when the move leaves the grid.
     ChipId offset(ChipId chip, int dim, int steps) const;
