@@ -170,27 +170,20 @@ int Topology::degree(ChipId chip) const {
     return links;
 }
 
-int Topology::hostOf(ChipId chip) const {
+int Topology::blockOf(ChipId chip, const std::vector<int>& block) const {
     int id = 0;
     int scale = 1;
     for (int d = 0; d < rank(); ++d) {
-        const int block = spec_.hostBlock[static_cast<std::size_t>(d)];
-        id += (coord(chip, d) / block) * scale;
-        scale *= blocksAlong(size(d), block);
+        const int extent = block[static_cast<std::size_t>(d)];
+        id += (coord(chip, d) / extent) * scale;
+        scale *= blocksAlong(size(d), extent);
     }
     return id;
 }
 
-int Topology::podOf(ChipId chip) const {
-    int id = 0;
-    int scale = 1;
-    for (int d = 0; d < rank(); ++d) {
-        const int block = spec_.podDims[static_cast<std::size_t>(d)];
-        id += (coord(chip, d) / block) * scale;
-        scale *= blocksAlong(size(d), block);
-    }
-    return id;
-}
+int Topology::hostOf(ChipId chip) const { return blockOf(chip, spec_.hostBlock); }
+
+int Topology::podOf(ChipId chip) const { return blockOf(chip, spec_.podDims); }
 
 std::string Topology::dimsText() const {
     std::string text;

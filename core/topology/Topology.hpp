@@ -80,6 +80,9 @@ public:
     std::string wrapText() const;
 
 private:
+    // Index of the block (host or pod) holding a chip, blocks numbered with X fastest.
+    int blockOf(ChipId chip, const std::vector<int>& block) const;
+
     TopologySpec spec_;
     std::vector<bool> wraps_;
     std::vector<std::int64_t> strides_;
