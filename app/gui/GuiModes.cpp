@@ -1,0 +1,215 @@
+#include "GuiModes.hpp"
+
+#include "common/InputError.hpp"
+#include "vtk/VtkView.hpp"
+#include "widgets/LegendWidget.hpp"
+#include "widgets/MainWindow.hpp"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QImage>
+#include <QTimer>
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+
+namespace podscope::gui {
+namespace {
+
+struct Options {
+    ui::ViewScenario scenario;
+    ui::LayoutKind layout = ui::LayoutKind::Torus;
+    ui::ColorMode colorMode = ui::ColorMode::ChipState;
+    std::optional<double> timeUs;
+    QSize size{1600, 900};
+    QString screenshot;
+    int benchmarkFrames = 0;
+};
+
+QSize parseSize(const QString& text) {
+    const auto parts = text.split('x');
+    bool okW = false, okH = false;
+    const int w = parts.size() == 2 ? parts[0].toInt(&okW) : 0;
+    const int h = parts.size() == 2 ? parts[1].toInt(&okH) : 0;
+    if (!okW || !okH || w < 320 || h < 240 || w > 8192 || h > 8192) {
+        throw InputError("size", "'" + text.toStdString() + "' must be WxH between 320x240 and 8192x8192");
+    }
+    return {w, h};
+}
+
+Options parseOptions(const QApplication& app) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription("PodScope: how ML training scales on a TPU-v3 multipod");
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption preset("preset", "Topology preset or DIMS to show (default tpu-v3-multipod).", "NAME");
+    const QCommandLineOption layout("layout", "torus, grid or physical.", "LAYOUT");
+    const QCommandLineOption colorBy("color-by", "state, replica-group, model-parallel-group, host or pod.", "MODE");
+    const QCommandLineOption algorithm("algorithm", "2d, ring, bidir-ring or flat-ring.", "NAME");
+    const QCommandLineOption timeUs("time-us", "Replay time to show, in microseconds.", "T");
+    const QCommandLineOption size("size", "Window size, e.g. 1600x900.", "WxH");
+    const QCommandLineOption screenshot("screenshot", "Render the window to a PNG file and exit.", "FILE");
+    const QCommandLineOption frames("benchmark-frames", "Play N frames and print frame-rate JSON.", "N");
+    parser.addOptions({preset, layout, colorBy, algorithm, timeUs, size, screenshot, frames});
+    if (!parser.parse(app.arguments())) {
+        throw InputError("arguments", parser.errorText().toStdString());
+    }
+    if (parser.isSet("help")) {
+        std::cout << parser.helpText().toStdString();
+        std::exit(0);
+    }
+    if (parser.isSet("version")) {
+        std::cout << "podscope " << PODSCOPE_VERSION << "\n";
+        std::exit(0);
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        throw InputError("arguments", "unexpected argument '" + parser.positionalArguments().front().toStdString() + "'");
+    }
+    Options options;
+    if (parser.isSet(preset)) {
+        options.scenario.topology = parser.value(preset).toStdString();
+    }
+    ui::resolveViewTopology(options.scenario); // refuses an unknown preset now, not in the worker
+    if (parser.isSet(layout)) {
+        options.layout = ui::parseLayout(parser.value(layout).toStdString());
+    }
+    if (parser.isSet(colorBy)) {
+        options.colorMode = ui::parseColorMode(parser.value(colorBy).toStdString());
+    }
+    if (parser.isSet(algorithm)) {
+        options.scenario.collective.algorithm = parseAlgorithm(parser.value(algorithm).toStdString());
+    }
+    if (parser.isSet(timeUs)) {
+        bool ok = false;
+        const double t = parser.value(timeUs).toDouble(&ok);
+        if (!ok || !(t >= 0) || t > 1e12) {
+            throw InputError("time-us", "must be a non-negative number of microseconds");
+        }
+        options.timeUs = t;
+    }
+    if (parser.isSet(size)) {
+        options.size = parseSize(parser.value(size));
+    }
+    options.screenshot = parser.value(screenshot);
+    if (parser.isSet(frames)) {
+        bool ok = false;
+        options.benchmarkFrames = parser.value(frames).toInt(&ok);
+        if (!ok || options.benchmarkFrames < 1 || options.benchmarkFrames > 100000) {
+            throw InputError("benchmark-frames", "must be a frame count between 1 and 100000");
+        }
+    }
+    return options;
+}
+
+bool platformHasOpenGL() {
+    const QString platform = QGuiApplication::platformName();
+    return platform != "offscreen" && platform != "minimal";
+}
+
+// Waits for the view to have drawn the current state, then saves the whole window.
+void takeScreenshot(ui::MainWindow& window, const QString& file) {
+    auto save = [&window, file] {
+        const QImage image = window.grab().toImage();
+        if (image.isNull() || !image.save(file, "PNG")) {
+            std::cerr << "podscope: error: cannot write screenshot '" << file.toStdString() << "'\n";
+            QApplication::exit(1);
+            return;
+        }
+        QApplication::exit(0);
+    };
+    if (auto* view = window.view()) {
+        auto connection = std::make_shared<QMetaObject::Connection>();
+        *connection = QObject::connect(view, &QOpenGLWidget::frameSwapped, &window, [connection, save] {
+            QObject::disconnect(*connection);
+            QTimer::singleShot(50, save);
+        });
+        view->update();
+    } else {
+        QTimer::singleShot(50, save);
+    }
+}
+
+// Plays N frames through the full Qt path (advance, recolour, update, paint, swap) as fast as
+// the event loop allows, then prints one JSON line.
+void benchmarkFrames(ui::MainWindow& window, int frames) {
+    auto* view = window.view();
+    if (!view) {
+        std::cerr << "podscope: error: --benchmark-frames needs an OpenGL platform (run under X or Xvfb)\n";
+        QApplication::exit(1);
+        return;
+    }
+    struct State {
+        int done = 0;
+        QElapsedTimer clock;
+        std::vector<double> renderMs;
+    };
+    auto state = std::make_shared<State>();
+    state->clock.start();
+    QObject::connect(view, &QOpenGLWidget::frameSwapped, &window, [&window, view, frames, state] {
+        if (state->done > 0) {
+            state->renderMs.push_back(view->lastRenderMs());
+        }
+        if (state->done++ == frames) {
+            const double seconds = static_cast<double>(state->clock.nsecsElapsed()) * 1e-9;
+            auto sorted = state->renderMs;
+            std::sort(sorted.begin(), sorted.end());
+            const double median = sorted.empty() ? 0 : sorted[sorted.size() / 2];
+            std::printf("{\"frames\": %d, \"fps\": %.2f, \"render_ms_median\": %.3f, \"chips\": %lld, \"links\": %zu}\n",
+                        frames, frames / seconds, median, static_cast<long long>(window.frame().chips.size()),
+                        window.frame().links.size());
+            std::fflush(stdout);
+            QApplication::exit(0);
+            return;
+        }
+        if (state->done == 1) {
+            state->clock.restart(); // the first frame includes uploading the scene
+        }
+        window.advanceFrame(1.0 / 60.0);
+    });
+    window.advanceFrame(1.0 / 60.0);
+}
+
+} // namespace
+
+int run(QApplication& app) {
+    Options options;
+    try {
+        options = parseOptions(app);
+    } catch (const InputError& e) {
+        std::cerr << "podscope: error: " << e.what() << "\n";
+        return 2;
+    }
+    const bool scripted = !options.screenshot.isEmpty() || options.benchmarkFrames > 0;
+    ui::MainWindow window(options.scenario, platformHasOpenGL());
+    window.resize(options.size);
+    QObject::connect(&window, &ui::MainWindow::runFailed, &app, [scripted](const QString& message) {
+        if (scripted) {
+            std::cerr << "podscope: error: " << message.toStdString() << "\n";
+            QApplication::exit(1);
+        }
+    });
+    bool first = true;
+    QObject::connect(&window, &ui::MainWindow::runShown, &app, [&] {
+        if (!first) {
+            return;
+        }
+        first = false;
+        window.setLayoutKind(options.layout);
+        window.setColorMode(options.colorMode);
+        if (options.timeUs) {
+            window.setTimeUs(*options.timeUs);
+        }
+        if (!options.screenshot.isEmpty()) {
+            takeScreenshot(window, options.screenshot);
+        } else if (options.benchmarkFrames > 0) {
+            benchmarkFrames(window, options.benchmarkFrames);
+        }
+    });
+    window.show();
+    return app.exec();
+}
+
+} // namespace podscope::gui

@@ -1,0 +1,40 @@
+#pragma once
+
+#include "topology/Topology.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace podscope::ui {
+
+// How chips are placed in 3-D. Torus: wrapped dimensions bent into circles (the multipod is a
+// cylinder 32 around and 128 long; a 32x32 pod a donut). Grid: flat, wrap-around links drawn
+// as arcs. Physical: chips grouped by tray (2x2), host (4x2) and pod with visible gaps.
+enum class LayoutKind { Torus, Grid, Physical };
+
+LayoutKind parseLayout(const std::string& text); // InputError("layout", ...) when unknown
+std::string toString(LayoutKind layout);
+
+struct Vec3 {
+    double x = 0, y = 0, z = 0;
+};
+
+// Everything the view draws, in scene units (neighbouring chips about 1 apart).
+struct SceneGeometry {
+    std::vector<Vec3> chipPositions; // indexed by ChipId
+    double chipSize = 0.6;           // edge of a chip's cube
+    // Existing directed links, each a polyline: links[i] runs through
+    // linkPoints[linkPointBegin[i] .. linkPointBegin[i+1]). The two directions of a link are
+    // drawn side by side, offset from the line between the chips, so both can be coloured.
+    std::vector<LinkId> links;
+    std::vector<std::int32_t> linkPointBegin{0};
+    std::vector<Vec3> linkPoints;
+    // Index into `links` for every link slot of the topology, -1 where there is no link.
+    std::vector<std::int32_t> linkIndexOfSlot;
+    Vec3 boundsMin, boundsMax;
+};
+
+SceneGeometry buildScene(const Topology& topology, LayoutKind layout);
+
+} // namespace podscope::ui

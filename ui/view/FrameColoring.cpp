@@ -1,0 +1,139 @@
+#include "view/FrameColoring.hpp"
+
+#include "collective/Schedule.hpp"
+#include "common/InputError.hpp"
+
+#include <algorithm>
+
+namespace podscope::ui {
+namespace {
+
+constexpr Rgb kCommunicating{255, 140, 60};
+constexpr Rgb kWaiting{90, 110, 150};
+constexpr Rgb kIdle{150, 156, 166};
+
+struct ModeName {
+    ColorMode mode;
+    const char* name;
+};
+constexpr ModeName kModeNames[] = {{ColorMode::ChipState, "state"},
+                                   {ColorMode::ReplicaGroup, "replica-group"},
+                                   {ColorMode::ModelParallelGroup, "model-parallel-group"},
+                                   {ColorMode::Host, "host"},
+                                   {ColorMode::Pod, "pod"}};
+
+} // namespace
+
+ColorMode parseColorMode(const std::string& text) {
+    for (const auto& entry : kModeNames) {
+        if (text == entry.name) {
+            return entry.mode;
+        }
+    }
+    throw InputError("color-by", "unknown colour mode '" + text +
+                                     "' (state, replica-group, model-parallel-group, host, pod)");
+}
+
+std::string toString(ColorMode mode) {
+    for (const auto& entry : kModeNames) {
+        if (entry.mode == mode) {
+            return entry.name;
+        }
+    }
+    return "?";
+}
+
+std::vector<ColorMode> allColorModes() {
+    std::vector<ColorMode> modes;
+    for (const auto& entry : kModeNames) {
+        modes.push_back(entry.mode);
+    }
+    return modes;
+}
+
+FrameColoring::FrameColoring(const Topology& topology, const SceneGeometry& scene, const Replay& replay,
+                             std::vector<int> modelParallelTile)
+    : topology_(topology)
+    , scene_(scene)
+    , replay_(replay)
+    , tile_(std::move(modelParallelTile)) {}
+
+void FrameColoring::compute(double t, double windowS, ColorMode mode, FrameColors& out) {
+    replay_.linkUtilization(t, windowS, utilization_);
+    out.links.resize(scene_.links.size());
+    for (std::size_t i = 0; i < scene_.links.size(); ++i) {
+        out.links[i] = utilizationColor(utilization_[static_cast<std::size_t>(scene_.links[i])]);
+    }
+    out.linkLegend = {"Link utilisation", true, 0, 100, "%", {}};
+
+    const auto chips = static_cast<std::size_t>(topology_.chipCount());
+    out.chips.resize(chips);
+    out.chipLegend.continuous = false;
+    out.chipLegend.categories.clear();
+    auto categorical = [&](const char* title, auto groupOfChip, int count) {
+        out.chipLegend.title = title;
+        for (std::size_t c = 0; c < chips; ++c) {
+            out.chips[c] = categoryColor(groupOfChip(static_cast<ChipId>(c)));
+        }
+        const int shown = std::min(count, 6);
+        for (int g = 0; g < shown; ++g) {
+            out.chipLegend.categories.push_back({std::string(title) + " " + std::to_string(g), categoryColor(g)});
+        }
+        if (count > shown) {
+            out.chipLegend.categories.push_back({"... " + std::to_string(count) + " in all", Rgb{200, 200, 200}});
+        }
+    };
+    switch (mode) {
+    case ColorMode::ChipState: {
+        replay_.chipActivity(t, activity_);
+        for (std::size_t c = 0; c < chips; ++c) {
+            const ChipActivity a = activity_[c];
+            out.chips[c] = a == ChipActivity::Communicating ? kCommunicating
+                           : a == ChipActivity::Waiting     ? kWaiting
+                                                            : kIdle;
+        }
+        out.chipLegend.title = "Chip state";
+        out.chipLegend.categories = {{"communicating", kCommunicating}, {"waiting", kWaiting}, {"idle", kIdle}};
+        break;
+    }
+    case ColorMode::ReplicaGroup: {
+        const GroupLayout replicas{GroupLayout::Kind::AcrossTiles, tile_};
+        categorical("replica", [&](ChipId c) { return groupOf(topology_, replicas, c); },
+                    static_cast<int>(topology_.chipCount() / groupSizeOf(topology_, replicas)));
+        break;
+    }
+    case ColorMode::ModelParallelGroup: {
+        const GroupLayout partitions{GroupLayout::Kind::WithinTile, tile_};
+        categorical("partition group", [&](ChipId c) { return groupOf(topology_, partitions, c); },
+                    static_cast<int>(topology_.chipCount() / groupSizeOf(topology_, partitions)));
+        break;
+    }
+    case ColorMode::Host:
+        categorical("host", [&](ChipId c) { return topology_.hostOf(c); }, topology_.hostCount());
+        break;
+    case ColorMode::Pod:
+        categorical("pod", [&](ChipId c) { return topology_.podOf(c); }, topology_.podCount());
+        break;
+    }
+
+    // A marker travels along each busy link from its source towards its target.
+    replay_.inFlight(t, inFlight_);
+    out.markers.clear();
+    for (const auto& flight : inFlight_) {
+        const auto index = scene_.linkIndexOfSlot[static_cast<std::size_t>(flight.link)];
+        if (index < 0) {
+            continue;
+        }
+        const auto begin = scene_.linkPointBegin[static_cast<std::size_t>(index)];
+        const auto end = scene_.linkPointBegin[static_cast<std::size_t>(index) + 1];
+        const double along = flight.progress * (end - begin - 1);
+        const auto k = std::min<std::int32_t>(begin + static_cast<std::int32_t>(along), end - 2);
+        const double f = along - (k - begin);
+        const Vec3& a = scene_.linkPoints[static_cast<std::size_t>(k)];
+        const Vec3& b = scene_.linkPoints[static_cast<std::size_t>(k) + 1];
+        out.markers.push_back({a.x + (b.x - a.x) * f, a.y + (b.y - a.y) * f, a.z + (b.z - a.z) * f});
+    }
+    out.caption = replay_.caption(t);
+}
+
+} // namespace podscope::ui

@@ -1,0 +1,51 @@
+#pragma once
+
+#include "collective/CollectiveSpec.hpp"
+#include "collective/EventEngine.hpp"
+#include "scene/Replay.hpp"
+#include "topology/Topology.hpp"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace podscope::ui {
+
+// What the 3-D view shows: a topology and the collective whose traffic is replayed.
+struct ViewScenario {
+    std::string topology = "tpu-v3-multipod"; // preset name or DIMS
+    std::optional<std::string> wrap;
+    CollectiveSpec collective = defaultCollective();
+    std::vector<int> modelParallelTile{1, 1};
+
+    static CollectiveSpec defaultCollective() {
+        CollectiveSpec spec;
+        spec.chunks = 4;
+        return spec;
+    }
+};
+
+// A finished simulation, immutable once built; the replay points into the record and the
+// topology held here, so the object is never copied or moved (shared by pointer).
+struct ScenarioRun {
+    ViewScenario scenario;
+    Topology topology;
+    EventSimulation simulation;
+    std::unique_ptr<Replay> replay;
+    double wallS = 0;
+
+    ScenarioRun(ViewScenario s, Topology t)
+        : scenario(std::move(s))
+        , topology(std::move(t)) {}
+    ScenarioRun(const ScenarioRun&) = delete;
+    ScenarioRun& operator=(const ScenarioRun&) = delete;
+};
+
+// Resolves the topology against the TPU-v3 hardware; throws InputError for a bad preset.
+Topology resolveViewTopology(const ViewScenario& scenario);
+
+// Runs the event engine and indexes its record. Throws InputError on bad input.
+std::shared_ptr<const ScenarioRun> runScenario(const ViewScenario& scenario);
+
+} // namespace podscope::ui

@@ -1,0 +1,490 @@
+#include "vtk/VtkView.hpp"
+
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QOpenGLContext>
+#include <QOpenGLFunctions>
+#include <QWheelEvent>
+
+#include <vtkActor.h>
+#include <vtkCallbackCommand.h>
+#include <vtkCamera.h>
+#include <vtkCellArray.h>
+#include <vtkCellData.h>
+#include <vtkCommand.h>
+#include <vtkCubeSource.h>
+#include <vtkGenericOpenGLRenderWindow.h>
+#include <vtkGenericRenderWindowInteractor.h>
+#include <vtkGlyph3DMapper.h>
+#include <vtkInteractorStyleTrackballCamera.h>
+#include <vtkNew.h>
+#include <vtkOpenGLState.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkPolyDataMapper.h>
+#include <vtkProperty.h>
+#include <vtkRenderer.h>
+#include <vtkSmartPointer.h>
+#include <vtkUnsignedCharArray.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+namespace podscope::ui {
+namespace {
+
+constexpr unsigned char kNeutralChip[3] = {150, 156, 166};
+constexpr unsigned char kNeutralLink[3] = {70, 76, 90};
+
+vtkSmartPointer<vtkUnsignedCharArray> colorArray(vtkIdType count, const unsigned char rgb[3]) {
+    auto colors = vtkSmartPointer<vtkUnsignedCharArray>::New();
+    colors->SetName("colors");
+    colors->SetNumberOfComponents(3);
+    colors->SetNumberOfTuples(count);
+    for (vtkIdType i = 0; i < count; ++i) {
+        colors->SetTypedTuple(i, rgb);
+    }
+    return colors;
+}
+
+void fillColors(vtkUnsignedCharArray* array, const std::vector<Rgb>& colors) {
+    const vtkIdType count = std::min<vtkIdType>(array->GetNumberOfTuples(), static_cast<vtkIdType>(colors.size()));
+    unsigned char* out = array->GetPointer(0);
+    for (vtkIdType i = 0; i < count; ++i) {
+        out[3 * i] = colors[static_cast<std::size_t>(i)].r;
+        out[3 * i + 1] = colors[static_cast<std::size_t>(i)].g;
+        out[3 * i + 2] = colors[static_cast<std::size_t>(i)].b;
+    }
+    array->Modified();
+}
+
+} // namespace
+
+struct VtkView::Impl {
+    vtkNew<vtkGenericOpenGLRenderWindow> window;
+    vtkNew<vtkRenderer> renderer;
+    vtkNew<vtkGenericRenderWindowInteractor> interactor;
+    vtkNew<vtkInteractorStyleTrackballCamera> style;
+    vtkNew<vtkCallbackCommand> windowEvents;
+
+    vtkNew<vtkPolyData> chips;
+    vtkNew<vtkGlyph3DMapper> chipMapper;
+    vtkNew<vtkCubeSource> chipCube;
+    vtkNew<vtkActor> chipActor;
+    vtkSmartPointer<vtkUnsignedCharArray> chipColors;
+
+    vtkNew<vtkPolyData> links;
+    vtkNew<vtkPolyDataMapper> linkMapper;
+    vtkNew<vtkActor> linkActor;
+    vtkSmartPointer<vtkUnsignedCharArray> linkColors;
+
+    // Chunks in flight can number thousands on the multipod: points, not glyphs.
+    vtkNew<vtkPolyData> markers;
+    vtkNew<vtkPolyDataMapper> markerMapper;
+    vtkNew<vtkActor> markerActor;
+
+    vtkNew<vtkPolyData> highlight;
+    vtkNew<vtkGlyph3DMapper> highlightMapper;
+    vtkNew<vtkCubeSource> highlightCube;
+    vtkNew<vtkActor> highlightActor;
+
+    QSurface* surface = nullptr;
+    bool inPaint = false;
+    std::vector<Vec3> chipPositions;
+    double chipSize = 0.6;
+    std::vector<double> renderTimesMs;
+    double lastRenderMs = 0;
+};
+
+VtkView::VtkView(QWidget* parent)
+    : QOpenGLWidget(parent)
+    , impl_(std::make_unique<Impl>()) {
+    setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
+    auto& d = *impl_;
+    d.window->AddRenderer(d.renderer);
+    d.window->SetMultiSamples(0); // software rendering: MSAA costs 4-6x on llvmpipe
+    d.interactor->SetRenderWindow(d.window);
+    d.interactor->SetInteractorStyle(d.style);
+    d.interactor->EnableRenderOff(); // Qt decides when to paint
+    d.renderer->SetBackground(0.09, 0.10, 0.13);
+    d.renderer->SetBackground2(0.20, 0.22, 0.27);
+    d.renderer->GradientBackgroundOn();
+
+    d.windowEvents->SetClientData(this);
+    d.windowEvents->SetCallback([](vtkObject*, unsigned long event, void* client, void* callData) {
+        auto* self = static_cast<VtkView*>(client);
+        auto& impl = *self->impl_;
+        switch (event) {
+        case vtkCommand::WindowMakeCurrentEvent:
+            // Qt's own makeCurrent() would rebind its framebuffer behind VTK's state cache.
+            if (self->context() && impl.surface) {
+                self->context()->makeCurrent(impl.surface);
+            }
+            break;
+        case vtkCommand::WindowIsCurrentEvent:
+            *static_cast<bool*>(callData) = self->context() && QOpenGLContext::currentContext() == self->context();
+            break;
+        case vtkCommand::WindowFrameEvent:
+            if (!impl.inPaint) {
+                self->update();
+            }
+            break;
+        default: break;
+        }
+    });
+    d.window->AddObserver(vtkCommand::WindowMakeCurrentEvent, d.windowEvents);
+    d.window->AddObserver(vtkCommand::WindowIsCurrentEvent, d.windowEvents);
+    d.window->AddObserver(vtkCommand::WindowFrameEvent, d.windowEvents);
+
+    d.chipCube->SetXLength(1);
+    d.chipCube->SetYLength(1);
+    d.chipCube->SetZLength(1);
+    d.chipMapper->SetInputData(d.chips);
+    d.chipMapper->SetSourceConnection(d.chipCube->GetOutputPort());
+    d.chipMapper->SetScalarModeToUsePointFieldData();
+    d.chipMapper->SelectColorArray("colors");
+    d.chipMapper->SetColorModeToDirectScalars();
+    d.chipMapper->ScalingOff();
+    d.chipActor->SetMapper(d.chipMapper);
+    d.renderer->AddActor(d.chipActor);
+
+    d.linkMapper->SetInputData(d.links);
+    d.linkMapper->SetScalarModeToUseCellFieldData();
+    d.linkMapper->SelectColorArray("colors");
+    d.linkMapper->SetColorModeToDirectScalars();
+    d.linkActor->SetMapper(d.linkMapper);
+    d.linkActor->GetProperty()->SetLineWidth(2.0f);
+    d.linkActor->GetProperty()->LightingOff();
+    d.renderer->AddActor(d.linkActor);
+
+    d.markerMapper->SetInputData(d.markers);
+    d.markerMapper->ScalarVisibilityOff();
+    d.markerActor->SetMapper(d.markerMapper);
+    d.markerActor->GetProperty()->SetColor(1.0, 0.35, 0.25);
+    d.markerActor->GetProperty()->SetPointSize(5.0f);
+    d.markerActor->GetProperty()->LightingOff();
+    d.renderer->AddActor(d.markerActor);
+
+    d.highlightMapper->SetInputData(d.highlight);
+    d.highlightMapper->SetSourceConnection(d.highlightCube->GetOutputPort());
+    d.highlightMapper->ScalingOff();
+    d.highlightMapper->ScalarVisibilityOff();
+    d.highlightActor->SetMapper(d.highlightMapper);
+    d.highlightActor->GetProperty()->SetRepresentationToWireframe();
+    d.highlightActor->GetProperty()->SetColor(1.0, 1.0, 1.0);
+    d.highlightActor->GetProperty()->SetLineWidth(2.0f);
+    d.highlightActor->GetProperty()->LightingOff();
+    d.renderer->AddActor(d.highlightActor);
+}
+
+VtkView::~VtkView() {
+    makeCurrent();
+    impl_->window->Finalize();
+    doneCurrent();
+}
+
+void VtkView::setMultiSamples(int samples) { impl_->window->SetMultiSamples(samples); }
+
+void VtkView::setScene(const SceneGeometry& scene) {
+    auto& d = *impl_;
+    d.chipPositions = scene.chipPositions;
+    d.chipSize = scene.chipSize;
+
+    vtkNew<vtkPoints> chipPoints;
+    chipPoints->SetDataTypeToDouble();
+    chipPoints->SetNumberOfPoints(static_cast<vtkIdType>(scene.chipPositions.size()));
+    for (std::size_t i = 0; i < scene.chipPositions.size(); ++i) {
+        const Vec3& p = scene.chipPositions[i];
+        chipPoints->SetPoint(static_cast<vtkIdType>(i), p.x, p.y, p.z);
+    }
+    d.chips->SetPoints(chipPoints);
+    d.chipColors = colorArray(static_cast<vtkIdType>(scene.chipPositions.size()), kNeutralChip);
+    d.chips->GetPointData()->AddArray(d.chipColors);
+    d.chipCube->SetXLength(scene.chipSize);
+    d.chipCube->SetYLength(scene.chipSize);
+    d.chipCube->SetZLength(scene.chipSize);
+    d.highlightCube->SetXLength(scene.chipSize * 1.5);
+    d.highlightCube->SetYLength(scene.chipSize * 1.5);
+    d.highlightCube->SetZLength(scene.chipSize * 1.5);
+
+    vtkNew<vtkPoints> linkPoints;
+    linkPoints->SetDataTypeToDouble();
+    linkPoints->SetNumberOfPoints(static_cast<vtkIdType>(scene.linkPoints.size()));
+    for (std::size_t i = 0; i < scene.linkPoints.size(); ++i) {
+        const Vec3& p = scene.linkPoints[i];
+        linkPoints->SetPoint(static_cast<vtkIdType>(i), p.x, p.y, p.z);
+    }
+    vtkNew<vtkCellArray> lines;
+    for (std::size_t l = 0; l < scene.links.size(); ++l) {
+        const auto begin = scene.linkPointBegin[l];
+        const auto end = scene.linkPointBegin[l + 1];
+        lines->InsertNextCell(end - begin);
+        for (auto p = begin; p < end; ++p) {
+            lines->InsertCellPoint(p);
+        }
+    }
+    d.links->SetPoints(linkPoints);
+    d.links->SetLines(lines);
+    d.linkColors = colorArray(static_cast<vtkIdType>(scene.links.size()), kNeutralLink);
+    d.links->GetCellData()->AddArray(d.linkColors);
+
+    setMarkers({});
+    setHighlighted({});
+    setCamera(CameraPreset::Isometric);
+    update();
+}
+
+void VtkView::setChipColors(const std::vector<Rgb>& colors) {
+    if (impl_->chipColors) {
+        fillColors(impl_->chipColors, colors);
+        impl_->chips->Modified();
+        update();
+    }
+}
+
+void VtkView::setLinkColors(const std::vector<Rgb>& colors) {
+    if (impl_->linkColors) {
+        fillColors(impl_->linkColors, colors);
+        impl_->links->Modified();
+        update();
+    }
+}
+
+void VtkView::setMarkers(const std::vector<Vec3>& positions) {
+    vtkNew<vtkPoints> points;
+    points->SetDataTypeToDouble();
+    points->SetNumberOfPoints(static_cast<vtkIdType>(positions.size()));
+    for (std::size_t i = 0; i < positions.size(); ++i) {
+        points->SetPoint(static_cast<vtkIdType>(i), positions[i].x, positions[i].y, positions[i].z);
+    }
+    vtkNew<vtkCellArray> vertices;
+    for (vtkIdType i = 0; i < static_cast<vtkIdType>(positions.size()); ++i) {
+        vertices->InsertNextCell(1, &i);
+    }
+    impl_->markers->SetPoints(points);
+    impl_->markers->SetVerts(vertices);
+    update();
+}
+
+void VtkView::setHighlighted(const std::vector<ChipId>& chips) {
+    vtkNew<vtkPoints> points;
+    points->SetDataTypeToDouble();
+    for (ChipId chip : chips) {
+        if (chip >= 0 && static_cast<std::size_t>(chip) < impl_->chipPositions.size()) {
+            const Vec3& p = impl_->chipPositions[static_cast<std::size_t>(chip)];
+            points->InsertNextPoint(p.x, p.y, p.z);
+        }
+    }
+    impl_->highlight->SetPoints(points);
+    update();
+}
+
+void VtkView::setCamera(CameraPreset preset) {
+    auto& d = *impl_;
+    vtkCamera* camera = d.renderer->GetActiveCamera();
+    double bounds[6] = {0, 1, 0, 1, 0, 1};
+    d.chips->GetBounds(bounds);
+    const double center[3] = {(bounds[0] + bounds[1]) / 2, (bounds[2] + bounds[3]) / 2, (bounds[4] + bounds[5]) / 2};
+    double direction[3] = {0.55, -1.0, 0.9};
+    double up[3] = {0, 0, 1};
+    switch (preset) {
+    case CameraPreset::Top:
+        direction[0] = 0, direction[1] = 0, direction[2] = 1;
+        up[0] = 0, up[1] = 1, up[2] = 0;
+        break;
+    case CameraPreset::Side:
+        direction[0] = 0, direction[1] = -1, direction[2] = 0.05;
+        break;
+    case CameraPreset::Isometric:
+    case CameraPreset::Reset: break;
+    }
+    camera->SetFocalPoint(center);
+    camera->SetPosition(center[0] + direction[0], center[1] + direction[1], center[2] + direction[2]);
+    camera->SetViewUp(up);
+    d.renderer->ResetCamera();
+    // ResetCamera fits the bounding sphere, which leaves long shapes (the 128x32 multipod)
+    // small: zoom until the longest side nearly fills the view.
+    const double extent[3] = {bounds[1] - bounds[0], bounds[3] - bounds[2], bounds[5] - bounds[4]};
+    const double longest = std::max({extent[0], extent[1], extent[2]});
+    const double diagonal = std::sqrt(extent[0] * extent[0] + extent[1] * extent[1] + extent[2] * extent[2]);
+    camera->Zoom(longest > 0 ? std::clamp(0.95 * diagonal / longest, 1.0, 1.6) : 1.0);
+    d.renderer->ResetCameraClippingRange();
+    update();
+}
+
+QPoint VtkView::widgetPositionOf(ChipId chip) const {
+    auto& d = *impl_;
+    if (chip < 0 || static_cast<std::size_t>(chip) >= d.chipPositions.size()) {
+        return {-1, -1};
+    }
+    const Vec3& p = d.chipPositions[static_cast<std::size_t>(chip)];
+    d.renderer->SetWorldPoint(p.x, p.y, p.z, 1.0);
+    d.renderer->WorldToDisplay();
+    double display[3];
+    d.renderer->GetDisplayPoint(display);
+    const double ratio = devicePixelRatioF();
+    // VTK's display origin is bottom-left in device pixels.
+    return {static_cast<int>(std::lround(display[0] / ratio)),
+            static_cast<int>(std::lround((d.window->GetSize()[1] - display[1]) / ratio))};
+}
+
+ChipId VtkView::chipAt(QPoint position) const {
+    auto& d = *impl_;
+    if (d.chipPositions.empty() || d.window->GetSize()[0] <= 0) {
+        return -1;
+    }
+    // Pixel radius of a chip: project a point one chip-size away from the view's focal point.
+    vtkCamera* camera = d.renderer->GetActiveCamera();
+    const double* focal = camera->GetFocalPoint();
+    double up[3];
+    camera->GetViewUp(up);
+    auto project = [&](double x, double y, double z) {
+        d.renderer->SetWorldPoint(x, y, z, 1.0);
+        d.renderer->WorldToDisplay();
+        double display[3];
+        d.renderer->GetDisplayPoint(display);
+        return std::pair<double, double>(display[0], display[1]);
+    };
+    const auto a = project(focal[0], focal[1], focal[2]);
+    const auto b = project(focal[0] + up[0] * d.chipSize, focal[1] + up[1] * d.chipSize, focal[2] + up[2] * d.chipSize);
+    const double ratio = devicePixelRatioF();
+    const double radius = std::max(3.0, std::hypot(a.first - b.first, a.second - b.second) / ratio);
+
+    // Among the chips under the cursor, the one nearest the viewer wins.
+    ChipId found = -1;
+    double nearestDepth = 2; // display depth runs from 0 (near) to 1 (far)
+    for (std::size_t i = 0; i < d.chipPositions.size(); ++i) {
+        const Vec3& p = d.chipPositions[i];
+        d.renderer->SetWorldPoint(p.x, p.y, p.z, 1.0);
+        d.renderer->WorldToDisplay();
+        double display[3];
+        d.renderer->GetDisplayPoint(display);
+        const double dx = display[0] / ratio - position.x();
+        const double dy = (d.window->GetSize()[1] - display[1]) / ratio - position.y();
+        if (dx * dx + dy * dy <= radius * radius && display[2] < nearestDepth) {
+            nearestDepth = display[2];
+            found = static_cast<ChipId>(i);
+        }
+    }
+    return found;
+}
+
+double VtkView::lastRenderMs() const { return impl_->lastRenderMs; }
+
+void VtkView::initializeGL() {
+    auto& d = *impl_;
+    d.surface = context()->surface();
+    d.window->SetOwnContext(0);
+    d.window->OpenGLInitContext();
+    d.window->SetFrameBlitModeToNoBlit();
+    const double ratio = devicePixelRatioF();
+    d.window->SetSize(static_cast<int>(width() * ratio), static_cast<int>(height() * ratio));
+    d.interactor->SetSize(static_cast<int>(width() * ratio), static_cast<int>(height() * ratio));
+}
+
+void VtkView::resizeGL(int w, int h) {
+    const double ratio = devicePixelRatioF();
+    const int pw = static_cast<int>(w * ratio);
+    const int ph = static_cast<int>(h * ratio);
+    impl_->window->SetSize(pw, ph);
+    impl_->interactor->SetSize(pw, ph);
+    impl_->interactor->ConfigureEvent();
+}
+
+void VtkView::paintGL() {
+    auto& d = *impl_;
+    d.inPaint = true;
+    const auto began = std::chrono::steady_clock::now();
+    d.window->SetReadyForRendering(true);
+    d.window->Render();
+    d.window->SetReadyForRendering(false);
+
+    // Copy VTK's display framebuffer into the widget's framebuffer.
+    vtkOpenGLState* state = d.window->GetState();
+    state->PushDrawFramebufferBinding();
+    state->vtkglBindFramebuffer(GL_DRAW_FRAMEBUFFER, defaultFramebufferObject());
+    const int* size = d.window->GetSize();
+    d.window->BlitDisplayFramebuffer(0, 0, 0, size[0], size[1], 0, 0, size[0], size[1], GL_COLOR_BUFFER_BIT,
+                                     GL_NEAREST);
+    state->PopDrawFramebufferBinding();
+    d.lastRenderMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began).count();
+    d.inPaint = false;
+}
+
+namespace {
+
+void setEventInformation(vtkGenericRenderWindowInteractor* interactor, QWidget* widget, QPointF position,
+                         Qt::KeyboardModifiers modifiers, int repeat = 0) {
+    const double ratio = widget->devicePixelRatioF();
+    interactor->SetEventInformationFlipY(static_cast<int>(position.x() * ratio), static_cast<int>(position.y() * ratio),
+                                         (modifiers & Qt::ControlModifier) ? 1 : 0,
+                                         (modifiers & Qt::ShiftModifier) ? 1 : 0, 0, repeat);
+}
+
+} // namespace
+
+void VtkView::mousePressEvent(QMouseEvent* event) {
+    auto* interactor = impl_->interactor.Get();
+    setEventInformation(interactor, this, event->position(), event->modifiers(),
+                        event->type() == QEvent::MouseButtonDblClick ? 1 : 0);
+    switch (event->button()) {
+    case Qt::LeftButton: interactor->InvokeEvent(vtkCommand::LeftButtonPressEvent); break;
+    case Qt::MiddleButton: interactor->InvokeEvent(vtkCommand::MiddleButtonPressEvent); break;
+    case Qt::RightButton: interactor->InvokeEvent(vtkCommand::RightButtonPressEvent); break;
+    default: break;
+    }
+    pressPosition_ = event->position().toPoint();
+    update();
+}
+
+void VtkView::mouseReleaseEvent(QMouseEvent* event) {
+    auto* interactor = impl_->interactor.Get();
+    setEventInformation(interactor, this, event->position(), event->modifiers());
+    switch (event->button()) {
+    case Qt::LeftButton:
+        interactor->InvokeEvent(vtkCommand::LeftButtonReleaseEvent);
+        // A click, not a drag: select.
+        if ((event->position().toPoint() - pressPosition_).manhattanLength() < 4) {
+            emit chipClicked(chipAt(event->position().toPoint()));
+        }
+        break;
+    case Qt::MiddleButton: interactor->InvokeEvent(vtkCommand::MiddleButtonReleaseEvent); break;
+    case Qt::RightButton: interactor->InvokeEvent(vtkCommand::RightButtonReleaseEvent); break;
+    default: break;
+    }
+    update();
+}
+
+void VtkView::mouseMoveEvent(QMouseEvent* event) {
+    auto* interactor = impl_->interactor.Get();
+    setEventInformation(interactor, this, event->position(), event->modifiers());
+    interactor->InvokeEvent(vtkCommand::MouseMoveEvent);
+    if (event->buttons() == Qt::NoButton) {
+        emit chipHovered(chipAt(event->position().toPoint()));
+    } else {
+        update();
+    }
+}
+
+void VtkView::wheelEvent(QWheelEvent* event) {
+    auto* interactor = impl_->interactor.Get();
+    setEventInformation(interactor, this, event->position(), event->modifiers());
+    interactor->InvokeEvent(event->angleDelta().y() > 0 ? vtkCommand::MouseWheelForwardEvent
+                                                        : vtkCommand::MouseWheelBackwardEvent);
+    update();
+}
+
+void VtkView::keyPressEvent(QKeyEvent* event) {
+    switch (event->key()) {
+    case Qt::Key_R: setCamera(CameraPreset::Reset); break;
+    case Qt::Key_T: setCamera(CameraPreset::Top); break;
+    case Qt::Key_S: setCamera(CameraPreset::Side); break;
+    case Qt::Key_I: setCamera(CameraPreset::Isometric); break;
+    default: QOpenGLWidget::keyPressEvent(event);
+    }
+}
+
+} // namespace podscope::ui

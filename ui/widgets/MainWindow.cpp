@@ -1,0 +1,442 @@
+#include "widgets/MainWindow.hpp"
+
+#include "collective/Schedule.hpp"
+#include "topology/TopologyPresets.hpp"
+#include "vtk/VtkView.hpp"
+#include "widgets/LegendWidget.hpp"
+#include "widgets/ScenarioRunner.hpp"
+
+#include <QAction>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSlider>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace podscope::ui {
+namespace {
+
+constexpr int kScrubberSteps = 2000;
+// At 1x a whole collective replays in this many seconds of wall time, whatever its length.
+constexpr double kReplaySeconds = 6.0;
+// Link colours average utilisation over this fraction of the collective.
+constexpr double kWindowFraction = 1.0 / 80.0;
+
+QString microseconds(double seconds) { return QString::number(seconds * 1e6, 'f', 1) + QStringLiteral(" µs"); }
+
+} // namespace
+
+MainWindow::MainWindow(const ViewScenario& scenario, bool withView, QWidget* parent)
+    : QMainWindow(parent)
+    , scenario_(scenario) {
+    setWindowTitle(QStringLiteral("PodScope"));
+    runner_ = new ScenarioRunner(this);
+    if (withView) {
+        view_ = new VtkView(this);
+        view_->setMinimumSize(480, 360);
+    } else {
+        placeholder_ = new QLabel(tr("3-D view unavailable on this display platform"), this);
+        placeholder_->setAlignment(Qt::AlignCenter);
+        placeholder_->setMinimumSize(480, 360);
+    }
+    buildControls();
+    timer_.setTimerType(Qt::PreciseTimer);
+    timer_.setInterval(16);
+    connect(&timer_, &QTimer::timeout, this, &MainWindow::tick);
+    connect(runner_, &ScenarioRunner::started, this, [this] {
+        progress_->setVisible(true);
+        cancel_->setVisible(true);
+        status_->setText(tr("Simulating %1 ...").arg(QString::fromStdString(scenario_.topology)));
+    });
+    connect(runner_, &ScenarioRunner::finished, this, [this](std::shared_ptr<const ScenarioRun> run) {
+        progress_->setVisible(false);
+        cancel_->setVisible(false);
+        showRun(std::move(run));
+    });
+    connect(runner_, &ScenarioRunner::failed, this, [this](const QString& message) {
+        progress_->setVisible(false);
+        cancel_->setVisible(false);
+        status_->setText(tr("Simulation failed: %1").arg(message));
+        emit runFailed(message);
+    });
+    connect(runner_, &ScenarioRunner::cancelled, this, [this] {
+        progress_->setVisible(false);
+        cancel_->setVisible(false);
+        status_->setText(tr("Simulation cancelled; showing the previous result"));
+    });
+    requestRun();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildControls() {
+    auto* toolbar = addToolBar(tr("Scenario"));
+    toolbar->setObjectName("scenarioToolbar");
+    toolbar->setMovable(false);
+
+    topologyBox_ = new QComboBox(this);
+    for (const auto& preset : namedTopologyPresets()) {
+        topologyBox_->addItem(QString::fromStdString(preset.name));
+    }
+    if (topologyBox_->findText(QString::fromStdString(scenario_.topology)) < 0) {
+        topologyBox_->addItem(QString::fromStdString(scenario_.topology));
+    }
+    topologyBox_->setCurrentText(QString::fromStdString(scenario_.topology));
+    topologyBox_->setToolTip(tr("Topology: the 4096-chip multipod (128x32, wrap-around in Y only), two pods, or one pod"));
+    toolbar->addWidget(new QLabel(tr(" Topology "), this));
+    toolbar->addWidget(topologyBox_);
+
+    algorithmBox_ = new QComboBox(this);
+    for (auto a : {Algorithm::TwoD, Algorithm::Ring, Algorithm::BidirRing, Algorithm::FlatRing}) {
+        algorithmBox_->addItem(QString::fromStdString(toString(a)));
+    }
+    algorithmBox_->setCurrentText(QString::fromStdString(toString(scenario_.collective.algorithm)));
+    algorithmBox_->setToolTip(tr("All-reduce algorithm: 2d = bidirectional rings where a dimension wraps, folded rings "
+                                 "where it does not; flat-ring = one ring over all chips"));
+    toolbar->addWidget(new QLabel(tr(" Algorithm "), this));
+    toolbar->addWidget(algorithmBox_);
+
+    layoutBox_ = new QComboBox(this);
+    for (auto l : {LayoutKind::Torus, LayoutKind::Grid, LayoutKind::Physical}) {
+        layoutBox_->addItem(QString::fromStdString(toString(l)));
+    }
+    layoutBox_->setToolTip(tr("torus: wrapped dimensions bent into circles; grid: flat, wrap links as arcs; "
+                              "physical: chips grouped by tray, host and pod"));
+    toolbar->addSeparator();
+    toolbar->addWidget(new QLabel(tr(" Layout "), this));
+    toolbar->addWidget(layoutBox_);
+
+    colorBox_ = new QComboBox(this);
+    for (auto mode : allColorModes()) {
+        colorBox_->addItem(QString::fromStdString(toString(mode)));
+    }
+    colorBox_->setToolTip(tr("What chips are coloured by; links always show their utilisation per direction"));
+    toolbar->addWidget(new QLabel(tr(" Colour chips by "), this));
+    toolbar->addWidget(colorBox_);
+
+    toolbar->addSeparator();
+    struct CameraButton {
+        const char* label;
+        const char* key;
+        VtkView::CameraPreset preset;
+    };
+    for (const auto& button : {CameraButton{"Reset", "R", VtkView::CameraPreset::Reset},
+                               CameraButton{"Top", "T", VtkView::CameraPreset::Top},
+                               CameraButton{"Side", "S", VtkView::CameraPreset::Side},
+                               CameraButton{"Isometric", "I", VtkView::CameraPreset::Isometric}}) {
+        auto* action = toolbar->addAction(tr(button.label));
+        action->setShortcut(QKeySequence(QString::fromLatin1(button.key)));
+        action->setToolTip(tr("%1 view (%2)").arg(tr(button.label), QString::fromLatin1(button.key)));
+        const auto preset = button.preset;
+        connect(action, &QAction::triggered, this, [this, preset] {
+            if (view_) {
+                view_->setCamera(preset);
+            }
+        });
+    }
+
+    auto* central = new QWidget(this);
+    auto* column = new QVBoxLayout(central);
+    caption_ = new QLabel(this);
+    QFont captionFont = caption_->font();
+    captionFont.setPointSizeF(captionFont.pointSizeF() * 1.25);
+    captionFont.setBold(true);
+    caption_->setFont(captionFont);
+    column->addWidget(caption_);
+    column->addWidget(view_ ? static_cast<QWidget*>(view_) : placeholder_, 1);
+
+    auto* playback = new QHBoxLayout();
+    play_ = new QToolButton(this);
+    play_->setText(tr("Play"));
+    play_->setShortcut(QKeySequence(Qt::Key_Space));
+    play_->setToolTip(tr("Play or pause the replay (Space)"));
+    auto* step = new QToolButton(this);
+    step->setText(tr("Step"));
+    step->setShortcut(QKeySequence(Qt::Key_Period));
+    step->setToolTip(tr("Advance by 1/200 of the collective (.)"));
+    speedBox_ = new QComboBox(this);
+    for (const char* s : {"0.25x", "0.5x", "1x", "2x", "4x"}) {
+        speedBox_->addItem(QString::fromLatin1(s));
+    }
+    speedBox_->setCurrentText("1x");
+    speedBox_->setToolTip(tr("Replay speed; at 1x a whole collective takes %1 s").arg(kReplaySeconds));
+    scrubber_ = new QSlider(Qt::Horizontal, this);
+    scrubber_->setRange(0, kScrubberSteps);
+    scrubber_->setToolTip(tr("Simulated time"));
+    timeLabel_ = new QLabel(this);
+    timeLabel_->setMinimumWidth(190);
+    playback->addWidget(play_);
+    playback->addWidget(step);
+    playback->addWidget(speedBox_);
+    playback->addWidget(scrubber_, 1);
+    playback->addWidget(timeLabel_);
+    column->addLayout(playback);
+    setCentralWidget(central);
+
+    auto* side = new QWidget(this);
+    auto* sideColumn = new QVBoxLayout(side);
+    linkLegend_ = new LegendWidget(side);
+    chipLegend_ = new LegendWidget(side);
+    details_ = new QLabel(tr("Click a chip for its details."), side);
+    details_->setWordWrap(true);
+    details_->setTextFormat(Qt::RichText);
+    details_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    details_->setMinimumWidth(230);
+    sideColumn->addWidget(linkLegend_);
+    sideColumn->addWidget(chipLegend_);
+    sideColumn->addWidget(details_, 1);
+    auto* dock = new QDockWidget(tr("Legend and details"), this);
+    dock->setObjectName("legendDock");
+    dock->setWidget(side);
+    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::RightDockWidgetArea, dock);
+
+    status_ = new QLabel(this);
+    progress_ = new QProgressBar(this);
+    progress_->setRange(0, 0); // busy: the engine reports no fraction
+    progress_->setMaximumWidth(140);
+    progress_->setVisible(false);
+    cancel_ = new QPushButton(tr("Cancel"), this);
+    cancel_->setVisible(false);
+    statusBar()->addWidget(status_, 1);
+    statusBar()->addPermanentWidget(progress_);
+    statusBar()->addPermanentWidget(cancel_);
+
+    connect(cancel_, &QPushButton::clicked, runner_, &ScenarioRunner::cancel);
+    connect(topologyBox_, &QComboBox::currentTextChanged, this, [this](const QString& text) {
+        scenario_.topology = text.toStdString();
+        scenario_.wrap.reset();
+        requestRun();
+    });
+    connect(algorithmBox_, &QComboBox::currentTextChanged, this, [this](const QString& text) {
+        scenario_.collective.algorithm = parseAlgorithm(text.toStdString());
+        requestRun();
+    });
+    connect(layoutBox_, &QComboBox::currentTextChanged, this,
+            [this](const QString& text) { setLayoutKind(parseLayout(text.toStdString())); });
+    connect(colorBox_, &QComboBox::currentTextChanged, this,
+            [this](const QString& text) { setColorMode(parseColorMode(text.toStdString())); });
+    connect(speedBox_, &QComboBox::currentTextChanged, this,
+            [this](const QString& text) { speed_ = text.chopped(1).toDouble(); });
+    connect(play_, &QToolButton::clicked, this, [this] { setPlaying(!timer_.isActive()); });
+    connect(step, &QToolButton::clicked, this, [this] {
+        setPlaying(false);
+        setTimeUs((timeS_ + durationUs() * 1e-6 / 200) * 1e6);
+    });
+    connect(scrubber_, &QSlider::valueChanged, this,
+            [this](int value) { setTimeUs(durationUs() * value / kScrubberSteps); });
+    if (view_) {
+        connect(view_, &VtkView::chipClicked, this, &MainWindow::selectChip);
+        connect(view_, &VtkView::chipHovered, this, [this](int chip) {
+            if (chip >= 0 && run_) {
+                const Topology& t = run_->topology;
+                QString where;
+                for (int d = 0; d < t.rank(); ++d) {
+                    where += (d ? "," : "") + QString::number(t.coord(chip, d));
+                }
+                statusBar()->showMessage(tr("chip %1 (%2), host %3, pod %4").arg(chip).arg(where).arg(t.hostOf(chip)).arg(t.podOf(chip)), 2000);
+            }
+        });
+    }
+}
+
+void MainWindow::requestRun() { runner_->request(scenario_); }
+
+void MainWindow::showRun(std::shared_ptr<const ScenarioRun> run) {
+    run_ = std::move(run);
+    const auto& result = run_->simulation.results.front();
+    status_->setText(tr("%1: %2 chips, %3 of %4 MiB, %5 chunks: %6 (simulated in %7 ms)")
+                         .arg(QString::fromStdString(run_->topology.spec().name))
+                         .arg(run_->topology.chipCount())
+                         .arg(QString::fromStdString(toString(run_->scenario.collective.op)))
+                         .arg(run_->scenario.collective.bytesPerChip / 1048576.0, 0, 'f', 0)
+                         .arg(run_->scenario.collective.chunks)
+                         .arg(microseconds(result.timeS))
+                         .arg(run_->wallS * 1e3, 0, 'f', 0));
+    timeS_ = std::min(timeS_, run_->replay->durationS());
+    if (timeS_ <= 0) {
+        timeS_ = run_->replay->durationS() * 0.25;
+    }
+    rebuildScene();
+    emit runShown();
+}
+
+void MainWindow::rebuildScene() {
+    if (!run_) {
+        return;
+    }
+    coloring_.reset();
+    scene_ = std::make_unique<SceneGeometry>(buildScene(run_->topology, layout_));
+    coloring_ = std::make_unique<FrameColoring>(run_->topology, *scene_, *run_->replay, run_->scenario.modelParallelTile);
+    if (view_) {
+        view_->setScene(*scene_);
+    }
+    renderFrame();
+}
+
+void MainWindow::setLayoutKind(LayoutKind layout) {
+    layout_ = layout;
+    layoutBox_->blockSignals(true);
+    layoutBox_->setCurrentText(QString::fromStdString(toString(layout)));
+    layoutBox_->blockSignals(false);
+    rebuildScene();
+}
+
+void MainWindow::setColorMode(ColorMode mode) {
+    colorMode_ = mode;
+    colorBox_->blockSignals(true);
+    colorBox_->setCurrentText(QString::fromStdString(toString(mode)));
+    colorBox_->blockSignals(false);
+    renderFrame();
+}
+
+double MainWindow::durationUs() const { return run_ ? run_->replay->durationS() * 1e6 : 0; }
+
+void MainWindow::setTimeUs(double microsecondsValue) {
+    const double duration = durationUs() * 1e-6;
+    timeS_ = std::clamp(microsecondsValue * 1e-6, 0.0, duration);
+    renderFrame();
+}
+
+void MainWindow::setPlaying(bool playing) {
+    if (playing) {
+        clock_.start();
+        timer_.start();
+        play_->setText(tr("Pause"));
+    } else {
+        timer_.stop();
+        play_->setText(tr("Play"));
+    }
+}
+
+void MainWindow::advanceFrame(double wallSeconds) {
+    if (!run_) {
+        return;
+    }
+    const double duration = run_->replay->durationS();
+    timeS_ += wallSeconds * speed_ * duration / kReplaySeconds;
+    if (timeS_ > duration) {
+        timeS_ = std::fmod(timeS_, duration);
+    }
+    renderFrame();
+}
+
+void MainWindow::tick() {
+    const double elapsed = static_cast<double>(clock_.nsecsElapsed()) * 1e-9;
+    clock_.restart();
+    advanceFrame(elapsed);
+}
+
+void MainWindow::renderFrame() {
+    if (!coloring_) {
+        return;
+    }
+    const double duration = run_->replay->durationS();
+    coloring_->compute(timeS_, duration * kWindowFraction, colorMode_, frame_);
+    if (view_) {
+        view_->setChipColors(frame_.chips);
+        view_->setLinkColors(frame_.links);
+        view_->setMarkers(frame_.markers);
+    }
+    caption_->setText(QString::fromStdString(frame_.caption));
+    linkLegend_->setLegend(frame_.linkLegend);
+    chipLegend_->setLegend(frame_.chipLegend);
+    timeLabel_->setText(microseconds(timeS_) + " / " + microseconds(duration));
+    scrubber_->blockSignals(true);
+    scrubber_->setValue(duration > 0 ? static_cast<int>(std::lround(timeS_ / duration * kScrubberSteps)) : 0);
+    scrubber_->blockSignals(false);
+}
+
+QString MainWindow::caption() const { return caption_->text(); }
+
+QString MainWindow::details() const { return details_->text(); }
+
+std::vector<ChipId> MainWindow::ringOf(ChipId chip) const {
+    // The ring of collective 0, stream 0, in the phase playing now, that sends from this chip.
+    const Record& record = run_->simulation.record;
+    int phase = 0;
+    for (std::size_t p = 0; p < record.phases.size(); ++p) {
+        if (record.phases[p].collective == 0 && timeS_ >= record.phases[p].startS) {
+            phase = static_cast<int>(p);
+        }
+    }
+    for (const auto& ring : record.rings) {
+        if (ring.collective != 0 || ring.stream != 0 || ring.phase != phase) {
+            continue;
+        }
+        bool contains = false;
+        for (auto k = ring.linkBegin; k < ring.linkEnd && !contains; ++k) {
+            contains = run_->topology.linkSource(record.linkIds[static_cast<std::size_t>(k)]) == chip;
+        }
+        if (contains) {
+            std::vector<ChipId> members;
+            for (auto k = ring.linkBegin; k < ring.linkEnd; ++k) {
+                members.push_back(run_->topology.linkSource(record.linkIds[static_cast<std::size_t>(k)]));
+            }
+            std::sort(members.begin(), members.end());
+            members.erase(std::unique(members.begin(), members.end()), members.end());
+            return members;
+        }
+    }
+    return {chip};
+}
+
+void MainWindow::selectChip(ChipId chip) {
+    selected_ = chip;
+    if (!run_ || chip < 0 || chip >= run_->topology.chipCount()) {
+        details_->setText(tr("Click a chip for its details."));
+        if (view_) {
+            view_->setHighlighted({});
+        }
+        return;
+    }
+    const Topology& t = run_->topology;
+    const auto& links = run_->simulation.links;
+    double sent = 0, received = 0, busiest = 0;
+    for (int d = 0; d < t.rank(); ++d) {
+        for (auto dir : {Direction::Plus, Direction::Minus}) {
+            const LinkId out = t.linkId(chip, d, dir);
+            if (t.linkExists(out)) {
+                sent += links.bytes[static_cast<std::size_t>(out)];
+                busiest = std::max(busiest, links.utilization(out));
+                const ChipId neighbour = t.linkTarget(out);
+                const LinkId in = t.linkId(neighbour, d, dir == Direction::Plus ? Direction::Minus : Direction::Plus);
+                received += links.bytes[static_cast<std::size_t>(in)];
+            }
+        }
+    }
+    QString coords;
+    for (int d = 0; d < t.rank(); ++d) {
+        coords += (d ? ", " : "") + QString::number(t.coord(chip, d));
+    }
+    const GroupLayout replicas{GroupLayout::Kind::AcrossTiles, run_->scenario.modelParallelTile};
+    const GroupLayout partitions{GroupLayout::Kind::WithinTile, run_->scenario.modelParallelTile};
+    details_->setText(tr("<b>Chip %1</b><br>coordinates (%2)<br>cores %3-%4<br>host %5, pod %6<br>"
+                         "replica group %7, partition group %8<br>sent %9 MiB, received %10 MiB<br>"
+                         "busiest outgoing link %11 % busy")
+                          .arg(chip)
+                          .arg(coords)
+                          .arg(chip * t.coresPerChip())
+                          .arg(chip * t.coresPerChip() + t.coresPerChip() - 1)
+                          .arg(t.hostOf(chip))
+                          .arg(t.podOf(chip))
+                          .arg(groupOf(t, replicas, chip))
+                          .arg(groupOf(t, partitions, chip))
+                          .arg(sent / 1048576.0, 0, 'f', 2)
+                          .arg(received / 1048576.0, 0, 'f', 2)
+                          .arg(busiest * 100, 0, 'f', 1));
+    if (view_) {
+        view_->setHighlighted(ringOf(chip));
+    }
+}
+
+} // namespace podscope::ui

@@ -1,0 +1,101 @@
+#pragma once
+
+#include "scene/SceneLayout.hpp"
+#include "view/FrameColoring.hpp"
+#include "view/ScenarioRun.hpp"
+
+#include <QElapsedTimer>
+#include <QMainWindow>
+#include <QTimer>
+
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSlider;
+class QToolButton;
+
+namespace podscope::ui {
+
+class LegendWidget;
+class ScenarioRunner;
+class VtkView;
+
+// The main window: the 3-D multipod in the centre, playback controls below it, legend and
+// details on the right. The simulation runs in a ScenarioRunner; the window only replays.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    // Without `withView` (offscreen or minimal platforms, where QOpenGLWidget cannot live) the
+    // centre shows a placeholder and everything else works.
+    MainWindow(const ViewScenario& scenario, bool withView, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    void setLayoutKind(LayoutKind layout);
+    void setColorMode(ColorMode mode);
+    void setTimeUs(double microseconds);
+    void setPlaying(bool playing);
+    // Advances the replay by one frame's worth of time (what the play timer does).
+    void advanceFrame(double wallSeconds);
+
+    double timeUs() const { return timeS_ * 1e6; }
+    double durationUs() const;
+    bool hasRun() const { return run_ != nullptr; }
+    VtkView* view() const { return view_; }
+    const FrameColors& frame() const { return frame_; }
+    QString caption() const;
+    LegendWidget* chipLegend() const { return chipLegend_; }
+    LegendWidget* linkLegend() const { return linkLegend_; }
+    void selectChip(ChipId chip);
+    QString details() const;
+
+signals:
+    // A simulation result is on screen (scene built, first frame coloured).
+    void runShown();
+    void runFailed(const QString& message);
+
+private:
+    void buildControls();
+    void requestRun();
+    void showRun(std::shared_ptr<const ScenarioRun> run);
+    void rebuildScene();
+    void renderFrame();
+    void tick();
+    std::vector<ChipId> ringOf(ChipId chip) const;
+
+    ViewScenario scenario_;
+    LayoutKind layout_ = LayoutKind::Torus;
+    ColorMode colorMode_ = ColorMode::ChipState;
+    std::shared_ptr<const ScenarioRun> run_;
+    std::unique_ptr<SceneGeometry> scene_;
+    std::unique_ptr<FrameColoring> coloring_;
+    FrameColors frame_;
+    double timeS_ = 0;
+    double speed_ = 1;
+    ChipId selected_ = -1;
+
+    ScenarioRunner* runner_ = nullptr;
+    VtkView* view_ = nullptr;
+    QLabel* placeholder_ = nullptr;
+    QLabel* caption_ = nullptr;
+    QLabel* details_ = nullptr;
+    QLabel* timeLabel_ = nullptr;
+    QLabel* status_ = nullptr;
+    QProgressBar* progress_ = nullptr;
+    QPushButton* cancel_ = nullptr;
+    QSlider* scrubber_ = nullptr;
+    QToolButton* play_ = nullptr;
+    QComboBox* topologyBox_ = nullptr;
+    QComboBox* algorithmBox_ = nullptr;
+    QComboBox* layoutBox_ = nullptr;
+    QComboBox* colorBox_ = nullptr;
+    QComboBox* speedBox_ = nullptr;
+    LegendWidget* chipLegend_ = nullptr;
+    LegendWidget* linkLegend_ = nullptr;
+    QTimer timer_;
+    QElapsedTimer clock_;
+};
+
+} // namespace podscope::ui
