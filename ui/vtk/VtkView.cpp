@@ -96,6 +96,7 @@ struct VtkView::Impl {
     double chipSize = 0.6;
     std::vector<double> renderTimesMs;
     double lastRenderMs = 0;
+    bool fitPending = false;
 };
 
 VtkView::VtkView(QWidget* parent)
@@ -156,7 +157,7 @@ VtkView::VtkView(QWidget* parent)
     d.linkMapper->SelectColorArray("colors");
     d.linkMapper->SetColorModeToDirectScalars();
     d.linkActor->SetMapper(d.linkMapper);
-    d.linkActor->GetProperty()->SetLineWidth(2.0f);
+    d.linkActor->GetProperty()->SetLineWidth(1.0f); // wider lines need a geometry shader: slow in software
     d.linkActor->GetProperty()->LightingOff();
     d.renderer->AddActor(d.linkActor);
 
@@ -304,15 +305,39 @@ void VtkView::setCamera(CameraPreset preset) {
     camera->SetFocalPoint(center);
     camera->SetPosition(center[0] + direction[0], center[1] + direction[1], center[2] + direction[2]);
     camera->SetViewUp(up);
-    d.renderer->ResetCamera();
-    // ResetCamera fits the bounding sphere, which leaves long shapes (the 128x32 multipod)
-    // small: zoom until the longest side nearly fills the view.
-    const double extent[3] = {bounds[1] - bounds[0], bounds[3] - bounds[2], bounds[5] - bounds[4]};
-    const double longest = std::max({extent[0], extent[1], extent[2]});
-    const double diagonal = std::sqrt(extent[0] * extent[0] + extent[1] * extent[1] + extent[2] * extent[2]);
-    camera->Zoom(longest > 0 ? std::clamp(0.95 * diagonal / longest, 1.0, 1.6) : 1.0);
+    d.fitPending = true;
+    if (d.window->GetSize()[0] > 0 && d.window->GetSize()[1] > 0) {
+        fitCamera();
+    }
     d.renderer->ResetCameraClippingRange();
     update();
+}
+
+// ResetCamera fits the bounding sphere, which leaves long shapes such as the 128x32 multipod
+// small; zoom until the projected bounding box nearly fills the view. Needs the window size.
+void VtkView::fitCamera() {
+    auto& d = *impl_;
+    d.fitPending = false;
+    double bounds[6];
+    d.chips->GetBounds(bounds);
+    d.renderer->ResetCamera(bounds);
+    double low[2] = {1e300, 1e300}, high[2] = {-1e300, -1e300};
+    for (int corner = 0; corner < 8; ++corner) {
+        d.renderer->SetWorldPoint(bounds[corner & 1], bounds[2 + ((corner >> 1) & 1)], bounds[4 + ((corner >> 2) & 1)], 1.0);
+        d.renderer->WorldToView();
+        double view[3];
+        d.renderer->GetViewPoint(view);
+        for (int axis = 0; axis < 2; ++axis) {
+            low[axis] = std::min(low[axis], view[axis]);
+            high[axis] = std::max(high[axis], view[axis]);
+        }
+    }
+    // View coordinates span -1..1 across the viewport.
+    const double covered = std::max(high[0] - low[0], high[1] - low[1]) / 2;
+    if (covered > 0) {
+        d.renderer->GetActiveCamera()->Zoom(0.9 / covered);
+    }
+    d.renderer->ResetCameraClippingRange();
 }
 
 QPoint VtkView::widgetPositionOf(ChipId chip) const {
@@ -397,6 +422,9 @@ void VtkView::resizeGL(int w, int h) {
 void VtkView::paintGL() {
     auto& d = *impl_;
     d.inPaint = true;
+    if (d.fitPending) {
+        fitCamera();
+    }
     const auto began = std::chrono::steady_clock::now();
     d.window->SetReadyForRendering(true);
     d.window->Render();

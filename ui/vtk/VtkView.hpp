@@ -58,6 +58,8 @@ protected:
     void keyPressEvent(QKeyEvent* event) override;
 
 private:
+    void fitCamera();
+
     struct Impl;
     std::unique_ptr<Impl> impl_;
     QPoint pressPosition_;

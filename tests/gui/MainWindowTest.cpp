@@ -1,0 +1,179 @@
+#include "vtk/VtkView.hpp"
+#include "widgets/LegendWidget.hpp"
+#include "widgets/MainWindow.hpp"
+
+#include <QImage>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QSurfaceFormat>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+
+using namespace podscope;
+using namespace podscope::ui;
+
+namespace {
+
+// Waits until the view has painted and swapped the current state.
+void waitForFrame(MainWindow& window) {
+    QSignalSpy swapped(window.view(), &QOpenGLWidget::frameSwapped);
+    window.view()->update();
+    QVERIFY(swapped.wait(10000));
+}
+
+// Fraction of the 3-D view covered by the scene: the background is a grey-blue gradient, so a
+// clearly coloured pixel (chip, link, marker) is the scene's.
+double sceneCoverage(MainWindow& window) {
+    const QImage image = window.view()->grabFramebuffer();
+    int scene = 0, sampled = 0;
+    for (int y = 0; y < image.height(); y += 2) {
+        for (int x = 0; x < image.width(); x += 2) {
+            const QColor c = image.pixelColor(x, y);
+            const int spread = std::max({c.red(), c.green(), c.blue()}) - std::min({c.red(), c.green(), c.blue()});
+            scene += spread > 40;
+            ++sampled;
+        }
+    }
+    return static_cast<double>(scene) / sampled;
+}
+
+} // namespace
+
+class MainWindowTest : public QObject {
+    Q_OBJECT
+
+private:
+    std::unique_ptr<MainWindow> open(const std::string& topology) {
+        ViewScenario scenario;
+        scenario.topology = topology;
+        auto window = std::make_unique<MainWindow>(scenario, true);
+        window->resize(1200, 800);
+        QSignalSpy shown(window.get(), &MainWindow::runShown);
+        window->show();
+        if (!shown.wait(60000)) {
+            return nullptr;
+        }
+        return window;
+    }
+
+private slots:
+    void initTestCase() {
+        QSurfaceFormat format;
+        format.setVersion(3, 2);
+        format.setProfile(QSurfaceFormat::CoreProfile);
+        format.setDepthBufferSize(24);
+        format.setStencilBufferSize(8);
+        format.setSamples(0);
+        QSurfaceFormat::setDefaultFormat(format);
+    }
+
+    void windowOpensOnTheMultipod() {
+        auto window = open("tpu-v3-multipod");
+        QVERIFY(window);
+        QVERIFY(window->hasRun());
+        QVERIFY(window->durationUs() > 100);
+        QCOMPARE(window->frame().chips.size(), std::size_t{4096});
+        QVERIFY(window->caption().contains("chunk"));
+        QCOMPARE(QString::fromStdString(window->linkLegend()->legend().title), QString("Link utilisation"));
+        QCOMPARE(QString::fromStdString(window->linkLegend()->legend().unit), QString("%"));
+    }
+
+    void everyLayoutDrawsSomethingWithALegend() {
+        auto window = open("tpu-v3-pod");
+        QVERIFY(window);
+        for (auto layout : {LayoutKind::Torus, LayoutKind::Grid, LayoutKind::Physical}) {
+            for (auto mode : allColorModes()) {
+                window->setLayoutKind(layout);
+                window->setColorMode(mode);
+                waitForFrame(*window);
+                const double coverage = sceneCoverage(*window);
+                QVERIFY2(coverage > 0.03, qPrintable(QString("%1 / %2: scene covers %3 of the view")
+                                                         .arg(QString::fromStdString(toString(layout)))
+                                                         .arg(QString::fromStdString(toString(mode)))
+                                                         .arg(coverage)));
+                QVERIFY(!window->chipLegend()->legend().title.empty());
+                QVERIFY(window->chipLegend()->legend().categories.size() >= 1);
+            }
+        }
+    }
+
+    void pickingAScreenPositionFindsTheChipThere() {
+        auto window = open("tpu-v3-pod");
+        QVERIFY(window);
+        window->setLayoutKind(LayoutKind::Grid);
+        window->view()->setCamera(VtkView::CameraPreset::Top);
+        waitForFrame(*window);
+        for (ChipId chip : {0, 31, 100, 517, 1000, 1023}) {
+            const QPoint at = window->view()->widgetPositionOf(chip);
+            QVERIFY(window->view()->rect().contains(at));
+            QCOMPARE(window->view()->chipAt(at), chip);
+        }
+        // Clicking shows the chip's details card.
+        const QPoint at = window->view()->widgetPositionOf(517);
+        QTest::mouseClick(window->view(), Qt::LeftButton, Qt::NoModifier, at);
+        QVERIFY(window->details().contains("Chip 517"));
+        QVERIFY(window->details().contains("host"));
+        // Far outside the grid there is no chip.
+        QCOMPARE(window->view()->chipAt(QPoint(2, 2)), -1);
+    }
+
+    void animationAdvancesWithTime() {
+        auto window = open("tpu-v3-pod");
+        QVERIFY(window);
+        window->setTimeUs(0);
+        const double start = window->timeUs();
+        window->advanceFrame(0.5);
+        QVERIFY(window->timeUs() > start);
+        // Scrubbing through the replay passes every phase in order, and the X and Y phases light
+        // different links.
+        QStringList phases;
+        std::vector<Rgb> alongX, alongY;
+        for (int i = 0; i <= 400; ++i) {
+            window->setTimeUs(window->durationUs() * i / 400.0);
+            const QString phase = window->caption().section(',', 0, 0);
+            if (phase != "idle" && (phases.isEmpty() || phases.back() != phase)) {
+                phases << phase;
+            }
+            if (phase == "reduce-scatter along X" && alongX.empty()) {
+                alongX = window->frame().links;
+            }
+            if (phase == "reduce-scatter along Y" && alongY.empty()) {
+                alongY = window->frame().links;
+            }
+        }
+        QCOMPARE(phases, QStringList({"reduce-scatter along X", "reduce-scatter along Y", "all-gather along Y",
+                                      "all-gather along X"}));
+        QVERIFY(!alongX.empty() && alongX != alongY);
+    }
+
+    void screenshotModeWritesTheWindow() {
+        QTemporaryDir dir;
+        const QString file = dir.filePath("shot.png");
+        QProcess program;
+        program.start(PODSCOPE_GUI_PROGRAM, {"--screenshot", file, "--preset", "tpu-v3-pod", "--layout", "grid",
+                                             "--size", "900x600", "--time-us", "100"});
+        QVERIFY(program.waitForFinished(120000));
+        QCOMPARE(program.exitCode(), 0);
+        const QImage image(file);
+        QCOMPARE(image.size(), QSize(900, 600));
+    }
+
+    void unknownPresetIsRefused() {
+        QProcess program;
+        program.start(PODSCOPE_GUI_PROGRAM, {"--preset", "tpu-v9-superpod", "--screenshot", "/tmp/never.png"});
+        QVERIFY(program.waitForFinished(60000));
+        QCOMPARE(program.exitCode(), 2);
+        const QString error = QString::fromUtf8(program.readAllStandardError());
+        QVERIFY2(error.contains("tpu-v9-superpod"), qPrintable(error));
+        QVERIFY(!QFile::exists("/tmp/never.png"));
+        program.start(PODSCOPE_GUI_PROGRAM, {"--layout", "spiral"});
+        QVERIFY(program.waitForFinished(60000));
+        QCOMPARE(program.exitCode(), 2);
+        QVERIFY(QString::fromUtf8(program.readAllStandardError()).contains("layout"));
+    }
+};
+
+QTEST_MAIN(MainWindowTest)
+#include "MainWindowTest.moc"
