@@ -9,6 +9,7 @@
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QImage>
+#include <QPainter>
 #include <QTimer>
 
 #include <algorithm>
@@ -112,7 +113,15 @@ bool platformHasOpenGL() {
 // Waits for the view to have drawn the current state, then saves the whole window.
 void takeScreenshot(ui::MainWindow& window, const QString& file) {
     auto save = [&window, file] {
-        const QImage image = window.grab().toImage();
+        // The 3-D scene lives in a native child window, which QWidget::grab does not see:
+        // paint its framebuffer over the grabbed widgets.
+        QImage image = window.grab().toImage();
+        if (auto* view = window.view()) {
+            QPainter painter(&image);
+            const QPoint at = view->mapTo(&window, QPoint(0, 0));
+            // VTK leaves alpha at zero where nothing is drawn: the view is opaque on screen.
+            painter.drawImage(QRect(at, view->size()), view->grabFramebuffer().convertToFormat(QImage::Format_RGB32));
+        }
         if (image.isNull() || !image.save(file, "PNG")) {
             std::cerr << "podscope: error: cannot write screenshot '" << file.toStdString() << "'\n";
             QApplication::exit(1);
@@ -122,11 +131,11 @@ void takeScreenshot(ui::MainWindow& window, const QString& file) {
     };
     if (auto* view = window.view()) {
         auto connection = std::make_shared<QMetaObject::Connection>();
-        *connection = QObject::connect(view, &QOpenGLWidget::frameSwapped, &window, [connection, save] {
+        *connection = QObject::connect(view, &ui::VtkView::frameSwapped, &window, [connection, save] {
             QObject::disconnect(*connection);
             QTimer::singleShot(50, save);
         });
-        view->update();
+        view->requestRender();
     } else {
         QTimer::singleShot(50, save);
     }
@@ -148,7 +157,7 @@ void benchmarkFrames(ui::MainWindow& window, int frames) {
     };
     auto state = std::make_shared<State>();
     state->clock.start();
-    QObject::connect(view, &QOpenGLWidget::frameSwapped, &window, [&window, view, frames, state] {
+    QObject::connect(view, &ui::VtkView::frameSwapped, &window, [&window, view, frames, state] {
         if (state->done > 0) {
             state->renderMs.push_back(view->lastRenderMs());
         }

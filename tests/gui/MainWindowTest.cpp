@@ -18,8 +18,8 @@ namespace {
 
 // Waits until the view has painted and swapped the current state.
 void waitForFrame(MainWindow& window) {
-    QSignalSpy swapped(window.view(), &QOpenGLWidget::frameSwapped);
-    window.view()->update();
+    QSignalSpy swapped(window.view(), &VtkView::frameSwapped);
+    window.view()->requestRender();
     QVERIFY(swapped.wait(10000));
 }
 
@@ -112,7 +112,7 @@ private slots:
         }
         // Clicking shows the chip's details card.
         const QPoint at = window->view()->widgetPositionOf(517);
-        QTest::mouseClick(window->view(), Qt::LeftButton, Qt::NoModifier, at);
+        QTest::mouseClick(window->view()->renderWindow(), Qt::LeftButton, Qt::NoModifier, at);
         QVERIFY(window->details().contains("Chip 517"));
         QVERIFY(window->details().contains("host"));
         // Far outside the grid there is no chip.

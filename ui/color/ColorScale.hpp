@@ -25,6 +25,7 @@ struct Legend {
     double minimum = 0, maximum = 1;
     std::string unit;
     std::vector<std::pair<std::string, Rgb>> categories;
+    bool operator==(const Legend&) const = default;
 };
 
 } // namespace podscope::ui

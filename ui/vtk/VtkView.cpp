@@ -3,7 +3,8 @@
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QOpenGLContext>
-#include <QOpenGLFunctions>
+#include <QOpenGLWindow>
+#include <QVBoxLayout>
 #include <QWheelEvent>
 
 #include <vtkActor.h>
@@ -13,6 +14,7 @@
 #include <vtkCellData.h>
 #include <vtkCommand.h>
 #include <vtkCubeSource.h>
+#include <vtkFloatArray.h>
 #include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkGenericRenderWindowInteractor.h>
 #include <vtkGlyph3DMapper.h>
@@ -60,6 +62,48 @@ void fillColors(vtkUnsignedCharArray* array, const std::vector<Rgb>& colors) {
     array->Modified();
 }
 
+constexpr int kCubeCorners = 24; // 6 faces x 4 corners, so each face has its own normal
+// Brightness (of 256) per face, in cubeMesh's order: bottom, top, front, back, left, right.
+constexpr int kFaceShade[6] = {120, 256, 200, 150, 170, 220};
+
+// Corners of axis-aligned cubes centred on the chips, face by face, with face normals.
+vtkSmartPointer<vtkPoints> cubeMesh(const std::vector<Vec3>& centres, double size, vtkFloatArray* normals) {
+    static const int faces[6][4][3] = {
+        {{-1, -1, -1}, {-1, 1, -1}, {1, 1, -1}, {1, -1, -1}}, {{-1, -1, 1}, {1, -1, 1}, {1, 1, 1}, {-1, 1, 1}},
+        {{-1, -1, -1}, {1, -1, -1}, {1, -1, 1}, {-1, -1, 1}}, {{-1, 1, -1}, {-1, 1, 1}, {1, 1, 1}, {1, 1, -1}},
+        {{-1, -1, -1}, {-1, -1, 1}, {-1, 1, 1}, {-1, 1, -1}}, {{1, -1, -1}, {1, 1, -1}, {1, 1, 1}, {1, -1, 1}}};
+    static const float faceNormals[6][3] = {{0, 0, -1}, {0, 0, 1}, {0, -1, 0}, {0, 1, 0}, {-1, 0, 0}, {1, 0, 0}};
+    auto points = vtkSmartPointer<vtkPoints>::New();
+    points->SetDataTypeToFloat();
+    points->SetNumberOfPoints(static_cast<vtkIdType>(centres.size()) * kCubeCorners);
+    normals->SetNumberOfComponents(3);
+    normals->SetNumberOfTuples(static_cast<vtkIdType>(centres.size()) * kCubeCorners);
+    const double half = size / 2;
+    vtkIdType id = 0;
+    for (const Vec3& c : centres) {
+        for (int f = 0; f < 6; ++f) {
+            for (int k = 0; k < 4; ++k, ++id) {
+                points->SetPoint(id, c.x + half * faces[f][k][0], c.y + half * faces[f][k][1], c.z + half * faces[f][k][2]);
+                normals->SetTypedTuple(id, faceNormals[f]);
+            }
+        }
+    }
+    return points;
+}
+
+vtkSmartPointer<vtkCellArray> cubeFaces(vtkIdType cubes) {
+    auto polys = vtkSmartPointer<vtkCellArray>::New();
+    polys->AllocateExact(cubes * 6, cubes * kCubeCorners);
+    for (vtkIdType c = 0; c < cubes; ++c) {
+        for (vtkIdType f = 0; f < 6; ++f) {
+            const vtkIdType base = c * kCubeCorners + f * 4;
+            const vtkIdType quad[4] = {base, base + 1, base + 2, base + 3};
+            polys->InsertNextCell(4, quad);
+        }
+    }
+    return polys;
+}
+
 } // namespace
 
 struct VtkView::Impl {
@@ -69,11 +113,13 @@ struct VtkView::Impl {
     vtkNew<vtkInteractorStyleTrackballCamera> style;
     vtkNew<vtkCallbackCommand> windowEvents;
 
+    // Chips are one mesh of cubes (24 corners each, flat faces) rather than glyphs: recolouring
+    // then re-uploads one colour array, where a glyph mapper rebuilds every instance.
     vtkNew<vtkPolyData> chips;
-    vtkNew<vtkGlyph3DMapper> chipMapper;
-    vtkNew<vtkCubeSource> chipCube;
+    vtkNew<vtkPolyDataMapper> chipMapper;
     vtkNew<vtkActor> chipActor;
     vtkSmartPointer<vtkUnsignedCharArray> chipColors;
+    vtkNew<vtkFloatArray> chipNormals;
 
     vtkNew<vtkPolyData> links;
     vtkNew<vtkPolyDataMapper> linkMapper;
@@ -90,7 +136,6 @@ struct VtkView::Impl {
     vtkNew<vtkCubeSource> highlightCube;
     vtkNew<vtkActor> highlightActor;
 
-    QSurface* surface = nullptr;
     bool inPaint = false;
     std::vector<Vec3> chipPositions;
     double chipSize = 0.6;
@@ -99,20 +144,45 @@ struct VtkView::Impl {
     bool fitPending = false;
 };
 
+// The native window VTK renders into; it hands everything to its VtkView.
+class VtkRenderSurface : public QOpenGLWindow {
+public:
+    explicit VtkRenderSurface(VtkView& view)
+        : QOpenGLWindow(QOpenGLWindow::NoPartialUpdate)
+        , view_(view) {}
+
+protected:
+    void initializeGL() override { view_.initializeGL(); }
+    void resizeGL(int w, int h) override { view_.resizeGL(w, h); }
+    void paintGL() override { view_.paintGL(); }
+    void mousePressEvent(QMouseEvent* event) override { view_.mousePressEvent(event); }
+    void mouseReleaseEvent(QMouseEvent* event) override { view_.mouseReleaseEvent(event); }
+    void mouseMoveEvent(QMouseEvent* event) override { view_.mouseMoveEvent(event); }
+    void wheelEvent(QWheelEvent* event) override { view_.wheelEvent(event); }
+    void keyPressEvent(QKeyEvent* event) override { view_.keyPressEvent(event); }
+
+private:
+    VtkView& view_;
+};
+
 VtkView::VtkView(QWidget* parent)
-    : QOpenGLWidget(parent)
+    : QWidget(parent)
     , impl_(std::make_unique<Impl>()) {
-    setMouseTracking(true);
-    setFocusPolicy(Qt::StrongFocus);
+    surface_ = new VtkRenderSurface(*this);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* container = QWidget::createWindowContainer(surface_, this);
+    container->setFocusPolicy(Qt::StrongFocus);
+    layout->addWidget(container);
+    connect(surface_, &QOpenGLWindow::frameSwapped, this, &VtkView::frameSwapped);
     auto& d = *impl_;
     d.window->AddRenderer(d.renderer);
     d.window->SetMultiSamples(0); // software rendering: MSAA costs 4-6x on llvmpipe
     d.interactor->SetRenderWindow(d.window);
     d.interactor->SetInteractorStyle(d.style);
     d.interactor->EnableRenderOff(); // Qt decides when to paint
-    d.renderer->SetBackground(0.09, 0.10, 0.13);
-    d.renderer->SetBackground2(0.20, 0.22, 0.27);
-    d.renderer->GradientBackgroundOn();
+    d.renderer->SetBackground(0.12, 0.13, 0.17);
+    d.renderer->SetBackgroundAlpha(1.0); // opaque, so grabbed frames match the screen
 
     d.windowEvents->SetClientData(this);
     d.windowEvents->SetCallback([](vtkObject*, unsigned long event, void* client, void* callData) {
@@ -120,17 +190,18 @@ VtkView::VtkView(QWidget* parent)
         auto& impl = *self->impl_;
         switch (event) {
         case vtkCommand::WindowMakeCurrentEvent:
-            // Qt's own makeCurrent() would rebind its framebuffer behind VTK's state cache.
-            if (self->context() && impl.surface) {
-                self->context()->makeCurrent(impl.surface);
+            // QOpenGLWindow::makeCurrent() would rebind its framebuffer behind VTK's state cache.
+            if (self->surface_->context()) {
+                self->surface_->context()->makeCurrent(self->surface_);
             }
             break;
         case vtkCommand::WindowIsCurrentEvent:
-            *static_cast<bool*>(callData) = self->context() && QOpenGLContext::currentContext() == self->context();
+            *static_cast<bool*>(callData) =
+                self->surface_->context() && QOpenGLContext::currentContext() == self->surface_->context();
             break;
         case vtkCommand::WindowFrameEvent:
             if (!impl.inPaint) {
-                self->update();
+                self->requestRender();
             }
             break;
         default: break;
@@ -140,16 +211,13 @@ VtkView::VtkView(QWidget* parent)
     d.window->AddObserver(vtkCommand::WindowIsCurrentEvent, d.windowEvents);
     d.window->AddObserver(vtkCommand::WindowFrameEvent, d.windowEvents);
 
-    d.chipCube->SetXLength(1);
-    d.chipCube->SetYLength(1);
-    d.chipCube->SetZLength(1);
     d.chipMapper->SetInputData(d.chips);
-    d.chipMapper->SetSourceConnection(d.chipCube->GetOutputPort());
     d.chipMapper->SetScalarModeToUsePointFieldData();
     d.chipMapper->SelectColorArray("colors");
     d.chipMapper->SetColorModeToDirectScalars();
-    d.chipMapper->ScalingOff();
     d.chipActor->SetMapper(d.chipMapper);
+    d.chipActor->GetProperty()->LightingOff();
+    d.chipActor->GetProperty()->BackfaceCullingOn();
     d.renderer->AddActor(d.chipActor);
 
     d.linkMapper->SetInputData(d.links);
@@ -182,10 +250,20 @@ VtkView::VtkView(QWidget* parent)
 }
 
 VtkView::~VtkView() {
-    makeCurrent();
-    impl_->window->Finalize();
-    doneCurrent();
+    if (surface_->context()) {
+        surface_->makeCurrent();
+        impl_->window->Finalize();
+        surface_->doneCurrent();
+    }
 }
+
+void VtkView::requestRender() { surface_->update(); }
+
+QImage VtkView::grabFramebuffer() { return surface_->grabFramebuffer(); }
+
+QWindow* VtkView::renderWindow() const { return surface_; }
+
+double VtkView::devicePixelRatioF() const { return surface_->devicePixelRatio(); }
 
 void VtkView::setMultiSamples(int samples) { impl_->window->SetMultiSamples(samples); }
 
@@ -194,19 +272,12 @@ void VtkView::setScene(const SceneGeometry& scene) {
     d.chipPositions = scene.chipPositions;
     d.chipSize = scene.chipSize;
 
-    vtkNew<vtkPoints> chipPoints;
-    chipPoints->SetDataTypeToDouble();
-    chipPoints->SetNumberOfPoints(static_cast<vtkIdType>(scene.chipPositions.size()));
-    for (std::size_t i = 0; i < scene.chipPositions.size(); ++i) {
-        const Vec3& p = scene.chipPositions[i];
-        chipPoints->SetPoint(static_cast<vtkIdType>(i), p.x, p.y, p.z);
-    }
-    d.chips->SetPoints(chipPoints);
-    d.chipColors = colorArray(static_cast<vtkIdType>(scene.chipPositions.size()), kNeutralChip);
+    d.chips->Initialize();
+    d.chips->SetPoints(cubeMesh(scene.chipPositions, scene.chipSize, d.chipNormals));
+    d.chips->SetPolys(cubeFaces(static_cast<vtkIdType>(scene.chipPositions.size())));
+    d.chips->GetPointData()->SetNormals(d.chipNormals);
+    d.chipColors = colorArray(static_cast<vtkIdType>(scene.chipPositions.size()) * kCubeCorners, kNeutralChip);
     d.chips->GetPointData()->AddArray(d.chipColors);
-    d.chipCube->SetXLength(scene.chipSize);
-    d.chipCube->SetYLength(scene.chipSize);
-    d.chipCube->SetZLength(scene.chipSize);
     d.highlightCube->SetXLength(scene.chipSize * 1.5);
     d.highlightCube->SetYLength(scene.chipSize * 1.5);
     d.highlightCube->SetZLength(scene.chipSize * 1.5);
@@ -235,14 +306,31 @@ void VtkView::setScene(const SceneGeometry& scene) {
     setMarkers({});
     setHighlighted({});
     setCamera(CameraPreset::Isometric);
-    update();
+    requestRender();
 }
 
 void VtkView::setChipColors(const std::vector<Rgb>& colors) {
     if (impl_->chipColors) {
-        fillColors(impl_->chipColors, colors);
+        // Every corner of a chip's cube takes the chip's colour, shaded by the face it belongs
+        // to: fixed shading instead of lighting keeps the software rasteriser's shader trivial.
+        auto* out = impl_->chipColors->GetPointer(0);
+        const std::size_t chips = std::min(colors.size(), static_cast<std::size_t>(impl_->chipColors->GetNumberOfTuples() / kCubeCorners));
+        for (std::size_t c = 0; c < chips; ++c) {
+            for (int f = 0; f < 6; ++f) {
+                const int shade = kFaceShade[f];
+                const auto r = static_cast<unsigned char>(colors[c].r * shade / 256);
+                const auto g = static_cast<unsigned char>(colors[c].g * shade / 256);
+                const auto b = static_cast<unsigned char>(colors[c].b * shade / 256);
+                for (int k = 0; k < 4; ++k, out += 3) {
+                    out[0] = r;
+                    out[1] = g;
+                    out[2] = b;
+                }
+            }
+        }
+        impl_->chipColors->Modified();
         impl_->chips->Modified();
-        update();
+        requestRender();
     }
 }
 
@@ -250,7 +338,7 @@ void VtkView::setLinkColors(const std::vector<Rgb>& colors) {
     if (impl_->linkColors) {
         fillColors(impl_->linkColors, colors);
         impl_->links->Modified();
-        update();
+        requestRender();
     }
 }
 
@@ -267,7 +355,7 @@ void VtkView::setMarkers(const std::vector<Vec3>& positions) {
     }
     impl_->markers->SetPoints(points);
     impl_->markers->SetVerts(vertices);
-    update();
+    requestRender();
 }
 
 void VtkView::setHighlighted(const std::vector<ChipId>& chips) {
@@ -280,7 +368,7 @@ void VtkView::setHighlighted(const std::vector<ChipId>& chips) {
         }
     }
     impl_->highlight->SetPoints(points);
-    update();
+    requestRender();
 }
 
 void VtkView::setCamera(CameraPreset preset) {
@@ -310,7 +398,7 @@ void VtkView::setCamera(CameraPreset preset) {
         fitCamera();
     }
     d.renderer->ResetCameraClippingRange();
-    update();
+    requestRender();
 }
 
 // ResetCamera fits the bounding sphere, which leaves long shapes such as the 128x32 multipod
@@ -401,13 +489,14 @@ double VtkView::lastRenderMs() const { return impl_->lastRenderMs; }
 
 void VtkView::initializeGL() {
     auto& d = *impl_;
-    d.surface = context()->surface();
     d.window->SetOwnContext(0);
     d.window->OpenGLInitContext();
     d.window->SetFrameBlitModeToNoBlit();
     const double ratio = devicePixelRatioF();
-    d.window->SetSize(static_cast<int>(width() * ratio), static_cast<int>(height() * ratio));
-    d.interactor->SetSize(static_cast<int>(width() * ratio), static_cast<int>(height() * ratio));
+    const int w = static_cast<int>(surface_->width() * ratio);
+    const int h = static_cast<int>(surface_->height() * ratio);
+    d.window->SetSize(w, h);
+    d.interactor->SetSize(w, h);
 }
 
 void VtkView::resizeGL(int w, int h) {
@@ -433,7 +522,7 @@ void VtkView::paintGL() {
     // Copy VTK's display framebuffer into the widget's framebuffer.
     vtkOpenGLState* state = d.window->GetState();
     state->PushDrawFramebufferBinding();
-    state->vtkglBindFramebuffer(GL_DRAW_FRAMEBUFFER, defaultFramebufferObject());
+    state->vtkglBindFramebuffer(GL_DRAW_FRAMEBUFFER, surface_->defaultFramebufferObject());
     const int* size = d.window->GetSize();
     d.window->BlitDisplayFramebuffer(0, 0, 0, size[0], size[1], 0, 0, size[0], size[1], GL_COLOR_BUFFER_BIT,
                                      GL_NEAREST);
@@ -465,7 +554,7 @@ void VtkView::mousePressEvent(QMouseEvent* event) {
     default: break;
     }
     pressPosition_ = event->position().toPoint();
-    update();
+    requestRender();
 }
 
 void VtkView::mouseReleaseEvent(QMouseEvent* event) {
@@ -483,7 +572,7 @@ void VtkView::mouseReleaseEvent(QMouseEvent* event) {
     case Qt::RightButton: interactor->InvokeEvent(vtkCommand::RightButtonReleaseEvent); break;
     default: break;
     }
-    update();
+    requestRender();
 }
 
 void VtkView::mouseMoveEvent(QMouseEvent* event) {
@@ -493,7 +582,7 @@ void VtkView::mouseMoveEvent(QMouseEvent* event) {
     if (event->buttons() == Qt::NoButton) {
         emit chipHovered(chipAt(event->position().toPoint()));
     } else {
-        update();
+        requestRender();
     }
 }
 
@@ -502,7 +591,7 @@ void VtkView::wheelEvent(QWheelEvent* event) {
     setEventInformation(interactor, this, event->position(), event->modifiers());
     interactor->InvokeEvent(event->angleDelta().y() > 0 ? vtkCommand::MouseWheelForwardEvent
                                                         : vtkCommand::MouseWheelBackwardEvent);
-    update();
+    requestRender();
 }
 
 void VtkView::keyPressEvent(QKeyEvent* event) {
@@ -511,7 +600,7 @@ void VtkView::keyPressEvent(QKeyEvent* event) {
     case Qt::Key_T: setCamera(CameraPreset::Top); break;
     case Qt::Key_S: setCamera(CameraPreset::Side); break;
     case Qt::Key_I: setCamera(CameraPreset::Isometric); break;
-    default: QOpenGLWidget::keyPressEvent(event);
+    default: QWidget::keyPressEvent(event);
     }
 }
 

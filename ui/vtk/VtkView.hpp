@@ -4,17 +4,22 @@
 #include "scene/SceneLayout.hpp"
 
 #include <QImage>
-#include <QOpenGLWidget>
+#include <QWidget>
 
 #include <memory>
 #include <vector>
 
 namespace podscope::ui {
 
-// The 3-D view: a QOpenGLWidget hosting a VTK render window in Qt's OpenGL context (Debian's
-// VTK Qt module is built for Qt 5, so this is our own bridge; see shared notes/toolchain.md).
-// This class and its .cpp are the only place that includes VTK headers.
-class VtkView : public QOpenGLWidget {
+class VtkRenderSurface;
+
+// The 3-D view: a VTK render window drawing into Qt's OpenGL context (Debian's VTK Qt module
+// is built for Qt 5, so this is our own bridge; see shared notes/toolchain.md). VTK draws into
+// a native child window (a QOpenGLWindow in a window container) rather than a QOpenGLWidget:
+// under software OpenGL, a QOpenGLWidget makes Qt compose the whole top-level window through
+// OpenGL on every frame, which halves the frame rate. This class and its .cpp are the only
+// place that includes VTK headers.
+class VtkView : public QWidget {
     Q_OBJECT
 public:
     explicit VtkView(QWidget* parent = nullptr);
@@ -42,26 +47,35 @@ public:
     double lastRenderMs() const;
     void setMultiSamples(int samples);
 
+    // Schedules a repaint of the 3-D scene (not of the surrounding widgets).
+    void requestRender();
+    // The rendered scene as an image, at the view's size.
+    QImage grabFramebuffer();
+    // The native window VTK draws into (for sending synthetic input in tests).
+    QWindow* renderWindow() const;
+
 signals:
     void chipHovered(int chip);
     void chipClicked(int chip);
-    void frameSwappedAfterRender();
+    // A frame has been rendered and swapped to the screen.
+    void frameSwapped();
 
-protected:
-    void initializeGL() override;
-    void resizeGL(int width, int height) override;
-    void paintGL() override;
+private:
+    friend class VtkRenderSurface;
+    void initializeGL();
+    void resizeGL(int width, int height);
+    void paintGL();
     void mousePressEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
-
-private:
     void fitCamera();
+    double devicePixelRatioF() const;
 
     struct Impl;
     std::unique_ptr<Impl> impl_;
+    VtkRenderSurface* surface_ = nullptr;
     QPoint pressPosition_;
 };
 

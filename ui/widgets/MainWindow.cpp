@@ -347,13 +347,28 @@ void MainWindow::renderFrame() {
         view_->setLinkColors(frame_.links);
         view_->setMarkers(frame_.markers);
     }
-    caption_->setText(QString::fromStdString(frame_.caption));
-    linkLegend_->setLegend(frame_.linkLegend);
-    chipLegend_->setLegend(frame_.chipLegend);
-    timeLabel_->setText(microseconds(timeS_) + " / " + microseconds(duration));
-    scrubber_->blockSignals(true);
-    scrubber_->setValue(duration > 0 ? static_cast<int>(std::lround(timeS_ / duration * kScrubberSteps)) : 0);
-    scrubber_->blockSignals(false);
+    // Under software OpenGL every repainted widget is re-uploaded and composed with the view,
+    // so widgets are touched only when what they show has changed.
+    const QString caption = QString::fromStdString(frame_.caption);
+    if (caption_->text() != caption) {
+        caption_->setText(caption);
+    }
+    if (!(linkLegend_->legend() == frame_.linkLegend)) {
+        linkLegend_->setLegend(frame_.linkLegend);
+    }
+    if (!(chipLegend_->legend() == frame_.chipLegend)) {
+        chipLegend_->setLegend(frame_.chipLegend);
+    }
+    const QString time = microseconds(timeS_) + " / " + microseconds(duration);
+    if (timeLabel_->text() != time) {
+        timeLabel_->setText(time);
+    }
+    const int position = duration > 0 ? static_cast<int>(std::lround(timeS_ / duration * kScrubberSteps)) : 0;
+    if (scrubber_->value() != position) {
+        scrubber_->blockSignals(true);
+        scrubber_->setValue(position);
+        scrubber_->blockSignals(false);
+    }
 }
 
 QString MainWindow::caption() const { return caption_->text(); }
