@@ -25,7 +25,7 @@ struct Options {
     ui::LayoutKind layout = ui::LayoutKind::Torus;
     ui::ColorMode colorMode = ui::ColorMode::ChipState;
     std::optional<double> timeUs;
-    QSize size{1600, 900};
+    QSize size{1280, 720}; // fits a 1366x768 laptop screen
     QString screenshot;
     int benchmarkFrames = 0;
 };
