@@ -143,7 +143,7 @@ void takeScreenshot(ui::MainWindow& window, const QString& file) {
 
 // Plays N frames through the full Qt path (advance, recolour, update, paint, swap) as fast as
 // the event loop allows, then prints one JSON line.
-void benchmarkFrames(ui::MainWindow& window, int frames) {
+void benchmarkFrames(ui::MainWindow& window, int frames, double firstFrameMs) {
     auto* view = window.view();
     if (!view) {
         std::cerr << "podscope: error: --benchmark-frames needs an OpenGL platform (run under X or Xvfb)\n";
@@ -157,7 +157,7 @@ void benchmarkFrames(ui::MainWindow& window, int frames) {
     };
     auto state = std::make_shared<State>();
     state->clock.start();
-    QObject::connect(view, &ui::VtkView::frameSwapped, &window, [&window, view, frames, state] {
+    QObject::connect(view, &ui::VtkView::frameSwapped, &window, [&window, view, frames, state, firstFrameMs] {
         if (state->done > 0) {
             state->renderMs.push_back(view->lastRenderMs());
         }
@@ -166,9 +166,10 @@ void benchmarkFrames(ui::MainWindow& window, int frames) {
             auto sorted = state->renderMs;
             std::sort(sorted.begin(), sorted.end());
             const double median = sorted.empty() ? 0 : sorted[sorted.size() / 2];
-            std::printf("{\"frames\": %d, \"fps\": %.2f, \"render_ms_median\": %.3f, \"chips\": %lld, \"links\": %zu}\n",
-                        frames, frames / seconds, median, static_cast<long long>(window.frame().chips.size()),
-                        window.frame().links.size());
+            std::printf("{\"frames\": %d, \"fps\": %.2f, \"render_ms_median\": %.3f, \"first_frame_ms\": %.0f, "
+                        "\"chips\": %lld, \"links\": %zu}\n",
+                        frames, frames / seconds, median, firstFrameMs,
+                        static_cast<long long>(window.frame().chips.size()), window.frame().links.size());
             std::fflush(stdout);
             QApplication::exit(0);
             return;
@@ -183,7 +184,7 @@ void benchmarkFrames(ui::MainWindow& window, int frames) {
 
 } // namespace
 
-int run(QApplication& app) {
+int run(QApplication& app, std::chrono::steady_clock::time_point started) {
     Options options;
     try {
         options = parseOptions(app);
@@ -214,7 +215,19 @@ int run(QApplication& app) {
         if (!options.screenshot.isEmpty()) {
             takeScreenshot(window, options.screenshot);
         } else if (options.benchmarkFrames > 0) {
-            benchmarkFrames(window, options.benchmarkFrames);
+            if (!window.view()) {
+                benchmarkFrames(window, options.benchmarkFrames, 0); // reports the missing view
+                return;
+            }
+            // Wait for the first frame of the result, which ends the time to first frame.
+            auto connection = std::make_shared<QMetaObject::Connection>();
+            *connection = QObject::connect(window.view(), &ui::VtkView::frameSwapped, &window, [&, connection] {
+                QObject::disconnect(*connection);
+                const double firstFrameMs =
+                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+                benchmarkFrames(window, options.benchmarkFrames, firstFrameMs);
+            });
+            window.view()->requestRender();
         }
     });
     window.show();

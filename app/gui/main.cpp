@@ -5,7 +5,10 @@
 #include <QApplication>
 #include <QSurfaceFormat>
 
+#include <chrono>
+
 int main(int argc, char** argv) {
+    const auto started = std::chrono::steady_clock::now();
     // VTK needs a 3.2 core profile; MSAA off (it costs 4-6x under software rendering).
     QSurfaceFormat format;
     format.setRenderableType(QSurfaceFormat::OpenGL);
@@ -22,5 +25,5 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName("PodScope");
     QApplication::setOrganizationName("PodScope");
     QApplication::setApplicationVersion(PODSCOPE_VERSION);
-    return podscope::gui::run(app);
+    return podscope::gui::run(app, started);
 }

@@ -115,6 +115,13 @@ private slots:
         QTest::mouseClick(window->view()->renderWindow(), Qt::LeftButton, Qt::NoModifier, at);
         QVERIFY(window->details().contains("Chip 517"));
         QVERIFY(window->details().contains("host"));
+        // A link between two chips: its midpoint picks it, and a click shows its card.
+        const int link = 40;
+        const QPoint middle = window->view()->widgetPositionOfLink(link);
+        QCOMPARE(window->view()->chipAt(middle), -1);
+        QCOMPARE(window->view()->linkAt(middle), link);
+        QTest::mouseClick(window->view()->renderWindow(), Qt::LeftButton, Qt::NoModifier, middle);
+        QVERIFY2(window->details().contains("GB/s per direction"), qPrintable(window->details()));
         // Far outside the grid there is no chip.
         QCOMPARE(window->view()->chipAt(QPoint(2, 2)), -1);
     }

@@ -138,6 +138,7 @@ struct VtkView::Impl {
 
     bool inPaint = false;
     std::vector<Vec3> chipPositions;
+    std::vector<Vec3> linkMidpoints; // where each link is picked
     double chipSize = 0.6;
     std::vector<double> renderTimesMs;
     double lastRenderMs = 0;
@@ -298,6 +299,15 @@ void VtkView::setScene(const SceneGeometry& scene) {
             lines->InsertCellPoint(p);
         }
     }
+    d.linkMidpoints.clear();
+    d.linkMidpoints.reserve(scene.links.size());
+    for (std::size_t l = 0; l < scene.links.size(); ++l) {
+        const auto begin = scene.linkPointBegin[l];
+        const auto end = scene.linkPointBegin[l + 1];
+        const Vec3& a = scene.linkPoints[static_cast<std::size_t>(begin + (end - begin - 1) / 2)];
+        const Vec3& b = scene.linkPoints[static_cast<std::size_t>(begin + (end - begin) / 2)];
+        d.linkMidpoints.push_back({(a.x + b.x) / 2, (a.y + b.y) / 2, (a.z + b.z) / 2});
+    }
     d.links->SetPoints(linkPoints);
     d.links->SetLines(lines);
     d.linkColors = colorArray(static_cast<vtkIdType>(scene.links.size()), kNeutralLink);
@@ -428,12 +438,38 @@ void VtkView::fitCamera() {
     d.renderer->ResetCameraClippingRange();
 }
 
-QPoint VtkView::widgetPositionOf(ChipId chip) const {
-    auto& d = *impl_;
-    if (chip < 0 || static_cast<std::size_t>(chip) >= d.chipPositions.size()) {
+QPoint VtkView::widgetPositionOfLink(int link) const {
+    if (link < 0 || static_cast<std::size_t>(link) >= impl_->linkMidpoints.size()) {
         return {-1, -1};
     }
-    const Vec3& p = d.chipPositions[static_cast<std::size_t>(chip)];
+    return project(impl_->linkMidpoints[static_cast<std::size_t>(link)]);
+}
+
+int VtkView::linkAt(QPoint position) const {
+    constexpr double kRadius = 5; // pixels
+    int found = -1;
+    double best = kRadius * kRadius;
+    for (std::size_t l = 0; l < impl_->linkMidpoints.size(); ++l) {
+        const QPoint at = project(impl_->linkMidpoints[l]);
+        const double dx = at.x() - position.x();
+        const double dy = at.y() - position.y();
+        if (dx * dx + dy * dy <= best) {
+            best = dx * dx + dy * dy;
+            found = static_cast<int>(l);
+        }
+    }
+    return found;
+}
+
+QPoint VtkView::widgetPositionOf(ChipId chip) const {
+    if (chip < 0 || static_cast<std::size_t>(chip) >= impl_->chipPositions.size()) {
+        return {-1, -1};
+    }
+    return project(impl_->chipPositions[static_cast<std::size_t>(chip)]);
+}
+
+QPoint VtkView::project(const Vec3& p) const {
+    auto& d = *impl_;
     d.renderer->SetWorldPoint(p.x, p.y, p.z, 1.0);
     d.renderer->WorldToDisplay();
     double display[3];
@@ -464,7 +500,8 @@ ChipId VtkView::chipAt(QPoint position) const {
     const auto a = project(focal[0], focal[1], focal[2]);
     const auto b = project(focal[0] + up[0] * d.chipSize, focal[1] + up[1] * d.chipSize, focal[2] + up[2] * d.chipSize);
     const double ratio = devicePixelRatioF();
-    const double radius = std::max(3.0, std::hypot(a.first - b.first, a.second - b.second) / ratio);
+    // About half the cube's diagonal, so that a click between two chips reaches the link.
+    const double radius = std::max(3.0, 0.6 * std::hypot(a.first - b.first, a.second - b.second) / ratio);
 
     // Among the chips under the cursor, the one nearest the viewer wins.
     ChipId found = -1;
@@ -565,7 +602,13 @@ void VtkView::mouseReleaseEvent(QMouseEvent* event) {
         interactor->InvokeEvent(vtkCommand::LeftButtonReleaseEvent);
         // A click, not a drag: select.
         if ((event->position().toPoint() - pressPosition_).manhattanLength() < 4) {
-            emit chipClicked(chipAt(event->position().toPoint()));
+            const ChipId chip = chipAt(event->position().toPoint());
+            const int link = chip < 0 ? linkAt(event->position().toPoint()) : -1;
+            if (link >= 0) {
+                emit linkClicked(link);
+            } else {
+                emit chipClicked(chip);
+            }
         }
         break;
     case Qt::MiddleButton: interactor->InvokeEvent(vtkCommand::MiddleButtonReleaseEvent); break;

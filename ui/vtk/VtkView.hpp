@@ -42,6 +42,10 @@ public:
     ChipId chipAt(QPoint position) const;
     // Where a chip appears in widget coordinates (for tests and tooltips).
     QPoint widgetPositionOf(ChipId chip) const;
+    // The link (index into SceneGeometry::links) whose drawn midpoint is nearest a widget
+    // position, within a few pixels, or -1; and where a link's midpoint appears.
+    int linkAt(QPoint position) const;
+    QPoint widgetPositionOfLink(int link) const;
 
     // Median and last VTK render time in milliseconds (the part inside paintGL).
     double lastRenderMs() const;
@@ -57,6 +61,8 @@ public:
 signals:
     void chipHovered(int chip);
     void chipClicked(int chip);
+    // A click that hit no chip but a link (index into SceneGeometry::links).
+    void linkClicked(int link);
     // A frame has been rendered and swapped to the screen.
     void frameSwapped();
 
@@ -72,6 +78,7 @@ private:
     void keyPressEvent(QKeyEvent* event) override;
     void fitCamera();
     double devicePixelRatioF() const;
+    QPoint project(const Vec3& point) const;
 
     struct Impl;
     std::unique_ptr<Impl> impl_;

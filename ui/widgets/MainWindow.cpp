@@ -236,6 +236,7 @@ void MainWindow::buildControls() {
             [this](int value) { setTimeUs(durationUs() * value / kScrubberSteps); });
     if (view_) {
         connect(view_, &VtkView::chipClicked, this, &MainWindow::selectChip);
+        connect(view_, &VtkView::linkClicked, this, &MainWindow::selectLink);
         connect(view_, &VtkView::chipHovered, this, [this](int chip) {
             if (chip >= 0 && run_) {
                 const Topology& t = run_->topology;
@@ -403,6 +404,39 @@ std::vector<ChipId> MainWindow::ringOf(ChipId chip) const {
         }
     }
     return {chip};
+}
+
+void MainWindow::selectLink(int link) {
+    if (!run_ || !scene_ || link < 0 || static_cast<std::size_t>(link) >= scene_->links.size()) {
+        selectChip(-1);
+        return;
+    }
+    const Topology& t = run_->topology;
+    const LinkId id = scene_->links[static_cast<std::size_t>(link)];
+    const ChipId from = t.linkSource(id);
+    const ChipId to = t.linkTarget(id);
+    static const char* dims = "XYZW";
+    const QString direction = QString("%1%2").arg(t.linkDirection(id) == Direction::Plus ? '+' : '-').arg(dims[t.linkDim(id)]);
+    const auto& links = run_->simulation.links;
+    details_->setText(tr("<b>Link %1 → %2</b> (%3)<br>%4<br>carried %5 MiB<br>busy %6 % of the collective<br>"
+                         "current utilisation %7 %<br>peak bandwidth %8 GB/s per direction")
+                          .arg(from)
+                          .arg(to)
+                          .arg(direction)
+                          .arg(t.linkCrossesPods(id) ? tr("between pods") : tr("inside a pod"))
+                          .arg(links.bytes[static_cast<std::size_t>(id)] / 1048576.0, 0, 'f', 2)
+                          .arg(links.utilization(id) * 100, 0, 'f', 1)
+                          .arg(frameUtilization(id) * 100, 0, 'f', 1)
+                          .arg(t.linkBandwidth(id) / 1e9, 0, 'f', 1));
+    if (view_) {
+        view_->setHighlighted({from, to});
+    }
+}
+
+double MainWindow::frameUtilization(LinkId link) const {
+    std::vector<float> utilization;
+    run_->replay->linkUtilization(timeS_, run_->replay->durationS() * kWindowFraction, utilization);
+    return utilization[static_cast<std::size_t>(link)];
 }
 
 void MainWindow::selectChip(ChipId chip) {

@@ -49,6 +49,8 @@ public:
     LegendWidget* chipLegend() const { return chipLegend_; }
     LegendWidget* linkLegend() const { return linkLegend_; }
     void selectChip(ChipId chip);
+    // `link`: index into the scene's links.
+    void selectLink(int link);
     QString details() const;
 
 signals:
@@ -64,6 +66,7 @@ private:
     void renderFrame();
     void tick();
     std::vector<ChipId> ringOf(ChipId chip) const;
+    double frameUtilization(LinkId link) const;
 
     ViewScenario scenario_;
     LayoutKind layout_ = LayoutKind::Torus;
