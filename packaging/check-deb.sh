@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Builds the .deb from an existing build folder, unpacks it into a temporary root and runs the
+# installed programs from there. Usage: packaging/check-deb.sh [BUILD_DIR]
+set -euo pipefail
+build=${1:-build}
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+(cd "$build" && cpack -G DEB >/dev/null)
+deb=$(ls "$build"/package/podscope_*.deb | head -n 1)
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+dpkg-deb -x "$deb" "$root"
+for file in usr/bin/podscope-cli usr/bin/podscope usr/share/applications/podscope.desktop \
+            usr/share/icons/hicolor/scalable/apps/podscope.svg \
+            usr/share/metainfo/io.github.podscope.PodScope.metainfo.xml \
+            usr/share/podscope/resources/hardware/tpu-v3.json; do
+    [[ -e "$root/$file" ]] || { echo "check-deb: $file missing from $deb" >&2; exit 1; }
+done
+cd "$root"  # far from the source tree: the programs must not need it
+"$root/usr/bin/podscope-cli" --version
+"$root/usr/bin/podscope-cli" collective --topology tpu-v3-pod --json >/dev/null
+if "$root/usr/bin/podscope-cli" presets >/dev/null 2>&1; then
+    "$root/usr/bin/podscope-cli" simulate --preset mlperf07-resnet50-tf-4096 --json >/dev/null
+fi
+echo "check-deb: $(basename "$deb") installs and runs"
