@@ -14,7 +14,6 @@
 #include <vtkCellData.h>
 #include <vtkCommand.h>
 #include <vtkCubeSource.h>
-#include <vtkFloatArray.h>
 #include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkGenericRenderWindowInteractor.h>
 #include <vtkGlyph3DMapper.h>
@@ -62,46 +61,53 @@ void fillColors(vtkUnsignedCharArray* array, const std::vector<Rgb>& colors) {
     array->Modified();
 }
 
-constexpr int kCubeCorners = 24; // 6 faces x 4 corners, so each face has its own normal
-// Brightness (of 256) per face, in cubeMesh's order: bottom, top, front, back, left, right.
-constexpr int kFaceShade[6] = {120, 256, 200, 150, 170, 220};
+constexpr int kCubeCorners = 8;
+// Brightness (of 256) per corner, by corner index bits (x, y, z): a fixed light from above
+// and the front instead of lighting, which keeps the software rasteriser's shaders trivial
+// and lets the cubes share corners (the vertex stage runs on the UI thread under llvmpipe).
+constexpr int kCornerShade[8] = {110, 140, 150, 180, 190, 225, 230, 256};
 
-// Corners of axis-aligned cubes centred on the chips, face by face, with face normals.
-vtkSmartPointer<vtkPoints> cubeMesh(const std::vector<Vec3>& centres, double size, vtkFloatArray* normals) {
-    static const int faces[6][4][3] = {
-        {{-1, -1, -1}, {-1, 1, -1}, {1, 1, -1}, {1, -1, -1}}, {{-1, -1, 1}, {1, -1, 1}, {1, 1, 1}, {-1, 1, 1}},
-        {{-1, -1, -1}, {1, -1, -1}, {1, -1, 1}, {-1, -1, 1}}, {{-1, 1, -1}, {-1, 1, 1}, {1, 1, 1}, {1, 1, -1}},
-        {{-1, -1, -1}, {-1, -1, 1}, {-1, 1, 1}, {-1, 1, -1}}, {{1, -1, -1}, {1, 1, -1}, {1, 1, 1}, {1, -1, 1}}};
-    static const float faceNormals[6][3] = {{0, 0, -1}, {0, 0, 1}, {0, -1, 0}, {0, 1, 0}, {-1, 0, 0}, {1, 0, 0}};
+// Corners of axis-aligned cubes centred on the chips; corner k has offsets from its bits.
+vtkSmartPointer<vtkPoints> cubeMesh(const std::vector<Vec3>& centres, double size) {
     auto points = vtkSmartPointer<vtkPoints>::New();
     points->SetDataTypeToFloat();
     points->SetNumberOfPoints(static_cast<vtkIdType>(centres.size()) * kCubeCorners);
-    normals->SetNumberOfComponents(3);
-    normals->SetNumberOfTuples(static_cast<vtkIdType>(centres.size()) * kCubeCorners);
     const double half = size / 2;
     vtkIdType id = 0;
     for (const Vec3& c : centres) {
-        for (int f = 0; f < 6; ++f) {
-            for (int k = 0; k < 4; ++k, ++id) {
-                points->SetPoint(id, c.x + half * faces[f][k][0], c.y + half * faces[f][k][1], c.z + half * faces[f][k][2]);
-                normals->SetTypedTuple(id, faceNormals[f]);
-            }
+        for (int k = 0; k < kCubeCorners; ++k, ++id) {
+            points->SetPoint(id, c.x + ((k & 1) ? half : -half), c.y + ((k & 2) ? half : -half),
+                             c.z + ((k & 4) ? half : -half));
         }
     }
     return points;
 }
 
-vtkSmartPointer<vtkCellArray> cubeFaces(vtkIdType cubes) {
-    auto polys = vtkSmartPointer<vtkCellArray>::New();
-    polys->AllocateExact(cubes * 6, cubes * kCubeCorners);
-    for (vtkIdType c = 0; c < cubes; ++c) {
-        for (vtkIdType f = 0; f < 6; ++f) {
-            const vtkIdType base = c * kCubeCorners + f * 4;
-            const vtkIdType quad[4] = {base, base + 1, base + 2, base + 3};
+// The faces of each cube that can be seen from `eye`: at most three of six. Building only
+// those halves the triangles the software rasteriser sets up; rebuilt when the camera moves.
+void visibleCubeFaces(const std::vector<Vec3>& centres, double size, const double eye[3], vtkCellArray* polys) {
+    // Faces by corner index (bits x, y, z), wound outwards, with the axis and side they face.
+    static const vtkIdType faces[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4},
+                                          {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
+    static const int faceAxis[6] = {2, 2, 1, 1, 0, 0};
+    static const int faceSide[6] = {-1, 1, -1, 1, -1, 1};
+    const double half = size / 2;
+    polys->Reset();
+    polys->AllocateExact(static_cast<vtkIdType>(centres.size()) * 3, static_cast<vtkIdType>(centres.size()) * 12);
+    for (std::size_t c = 0; c < centres.size(); ++c) {
+        const double centre[3] = {centres[c].x, centres[c].y, centres[c].z};
+        const auto base = static_cast<vtkIdType>(c) * kCubeCorners;
+        for (int f = 0; f < 6; ++f) {
+            const int axis = faceAxis[f];
+            // Seen when the eye lies beyond the face's plane.
+            if ((eye[axis] - (centre[axis] + faceSide[f] * half)) * faceSide[f] <= 0) {
+                continue;
+            }
+            const vtkIdType quad[4] = {base + faces[f][0], base + faces[f][1], base + faces[f][2], base + faces[f][3]};
             polys->InsertNextCell(4, quad);
         }
     }
-    return polys;
+    polys->Modified();
 }
 
 } // namespace
@@ -113,13 +119,14 @@ struct VtkView::Impl {
     vtkNew<vtkInteractorStyleTrackballCamera> style;
     vtkNew<vtkCallbackCommand> windowEvents;
 
-    // Chips are one mesh of cubes (24 corners each, flat faces) rather than glyphs: recolouring
-    // then re-uploads one colour array, where a glyph mapper rebuilds every instance.
+    // Chips are one mesh of cubes rather than glyphs: recolouring then re-uploads one colour
+    // array, where a glyph mapper rebuilds every instance.
     vtkNew<vtkPolyData> chips;
     vtkNew<vtkPolyDataMapper> chipMapper;
     vtkNew<vtkActor> chipActor;
     vtkSmartPointer<vtkUnsignedCharArray> chipColors;
-    vtkNew<vtkFloatArray> chipNormals;
+    vtkNew<vtkCellArray> chipFaces;
+    vtkMTimeType facesCameraTime = 0; // camera MTime the faces were built for
 
     vtkNew<vtkPolyData> links;
     vtkNew<vtkPolyDataMapper> linkMapper;
@@ -274,9 +281,9 @@ void VtkView::setScene(const SceneGeometry& scene) {
     d.chipSize = scene.chipSize;
 
     d.chips->Initialize();
-    d.chips->SetPoints(cubeMesh(scene.chipPositions, scene.chipSize, d.chipNormals));
-    d.chips->SetPolys(cubeFaces(static_cast<vtkIdType>(scene.chipPositions.size())));
-    d.chips->GetPointData()->SetNormals(d.chipNormals);
+    d.chips->SetPoints(cubeMesh(scene.chipPositions, scene.chipSize));
+    d.chips->SetPolys(d.chipFaces);
+    d.facesCameraTime = 0; // faces follow the camera at the next render
     d.chipColors = colorArray(static_cast<vtkIdType>(scene.chipPositions.size()) * kCubeCorners, kNeutralChip);
     d.chips->GetPointData()->AddArray(d.chipColors);
     d.highlightCube->SetXLength(scene.chipSize * 1.5);
@@ -321,21 +328,15 @@ void VtkView::setScene(const SceneGeometry& scene) {
 
 void VtkView::setChipColors(const std::vector<Rgb>& colors) {
     if (impl_->chipColors) {
-        // Every corner of a chip's cube takes the chip's colour, shaded by the face it belongs
-        // to: fixed shading instead of lighting keeps the software rasteriser's shader trivial.
+        // Every corner of a chip's cube takes the chip's colour, shaded by the corner.
         auto* out = impl_->chipColors->GetPointer(0);
         const std::size_t chips = std::min(colors.size(), static_cast<std::size_t>(impl_->chipColors->GetNumberOfTuples() / kCubeCorners));
         for (std::size_t c = 0; c < chips; ++c) {
-            for (int f = 0; f < 6; ++f) {
-                const int shade = kFaceShade[f];
-                const auto r = static_cast<unsigned char>(colors[c].r * shade / 256);
-                const auto g = static_cast<unsigned char>(colors[c].g * shade / 256);
-                const auto b = static_cast<unsigned char>(colors[c].b * shade / 256);
-                for (int k = 0; k < 4; ++k, out += 3) {
-                    out[0] = r;
-                    out[1] = g;
-                    out[2] = b;
-                }
+            for (int k = 0; k < kCubeCorners; ++k, out += 3) {
+                const int shade = kCornerShade[k];
+                out[0] = static_cast<unsigned char>(colors[c].r * shade / 256);
+                out[1] = static_cast<unsigned char>(colors[c].g * shade / 256);
+                out[2] = static_cast<unsigned char>(colors[c].b * shade / 256);
             }
         }
         impl_->chipColors->Modified();
@@ -378,6 +379,7 @@ void VtkView::setHighlighted(const std::vector<ChipId>& chips) {
         }
     }
     impl_->highlight->SetPoints(points);
+    impl_->highlightActor->SetVisibility(points->GetNumberOfPoints() > 0);
     requestRender();
 }
 
@@ -548,6 +550,12 @@ void VtkView::resizeGL(int w, int h) {
 void VtkView::paintGL() {
     auto& d = *impl_;
     d.inPaint = true;
+    vtkCamera* camera = d.renderer->GetActiveCamera();
+    if (camera->GetMTime() != d.facesCameraTime) {
+        visibleCubeFaces(d.chipPositions, d.chipSize, camera->GetPosition(), d.chipFaces);
+        d.chips->Modified();
+        d.facesCameraTime = camera->GetMTime();
+    }
     if (d.fitPending) {
         fitCamera();
     }
