@@ -15,6 +15,7 @@
 #include <vtkCommand.h>
 #include <vtkCubeSource.h>
 #include <vtkGenericOpenGLRenderWindow.h>
+#include <vtkIdTypeArray.h>
 #include <vtkGenericRenderWindowInteractor.h>
 #include <vtkGlyph3DMapper.h>
 #include <vtkInteractorStyleTrackballCamera.h>
@@ -136,6 +137,10 @@ struct VtkView::Impl {
     // Chunks in flight can number thousands on the multipod: points, not glyphs.
     vtkNew<vtkPolyData> markers;
     vtkNew<vtkPolyDataMapper> markerMapper;
+    vtkNew<vtkPoints> markerPoints;          // float coordinates, refilled per frame
+    vtkNew<vtkIdTypeArray> markerOffsets;    // vertex cells: 0, 1, ..., n
+    vtkNew<vtkIdTypeArray> markerConnectivity;
+    vtkNew<vtkCellArray> markerVertices;
     vtkNew<vtkActor> markerActor;
 
     vtkNew<vtkPolyData> highlight;
@@ -237,6 +242,7 @@ VtkView::VtkView(QWidget* parent)
     d.linkActor->GetProperty()->LightingOff();
     d.renderer->AddActor(d.linkActor);
 
+    d.markerPoints->SetDataTypeToFloat();
     d.markerMapper->SetInputData(d.markers);
     d.markerMapper->ScalarVisibilityOff();
     d.markerActor->SetMapper(d.markerMapper);
@@ -354,18 +360,30 @@ void VtkView::setLinkColors(const std::vector<Rgb>& colors) {
 }
 
 void VtkView::setMarkers(const std::vector<Vec3>& positions) {
-    vtkNew<vtkPoints> points;
-    points->SetDataTypeToDouble();
-    points->SetNumberOfPoints(static_cast<vtkIdType>(positions.size()));
+    // Called every frame with thousands of points: reuse the arrays, refill in place.
+    auto& d = *impl_;
+    const auto count = static_cast<vtkIdType>(positions.size());
+    d.markerPoints->SetNumberOfPoints(count);
+    auto* xyz = static_cast<float*>(d.markerPoints->GetVoidPointer(0));
     for (std::size_t i = 0; i < positions.size(); ++i) {
-        points->SetPoint(static_cast<vtkIdType>(i), positions[i].x, positions[i].y, positions[i].z);
+        xyz[3 * i] = static_cast<float>(positions[i].x);
+        xyz[3 * i + 1] = static_cast<float>(positions[i].y);
+        xyz[3 * i + 2] = static_cast<float>(positions[i].z);
     }
-    vtkNew<vtkCellArray> vertices;
-    for (vtkIdType i = 0; i < static_cast<vtkIdType>(positions.size()); ++i) {
-        vertices->InsertNextCell(1, &i);
+    d.markerPoints->Modified();
+    const vtkIdType built = d.markerConnectivity->GetNumberOfValues();
+    d.markerOffsets->SetNumberOfValues(count + 1);
+    d.markerConnectivity->SetNumberOfValues(count);
+    for (vtkIdType i = built; i < count; ++i) {
+        d.markerConnectivity->SetValue(i, i);
     }
-    impl_->markers->SetPoints(points);
-    impl_->markers->SetVerts(vertices);
+    for (vtkIdType i = std::min(built, count); i <= count; ++i) {
+        d.markerOffsets->SetValue(i, i);
+    }
+    d.markerVertices->SetData(d.markerOffsets, d.markerConnectivity);
+    d.markers->SetPoints(d.markerPoints);
+    d.markers->SetVerts(d.markerVertices);
+    d.markers->Modified();
     requestRender();
 }
 
@@ -421,21 +439,48 @@ void VtkView::fitCamera() {
     double bounds[6];
     d.chips->GetBounds(bounds);
     d.renderer->ResetCamera(bounds);
-    double low[2] = {1e300, 1e300}, high[2] = {-1e300, -1e300};
-    for (int corner = 0; corner < 8; ++corner) {
-        d.renderer->SetWorldPoint(bounds[corner & 1], bounds[2 + ((corner >> 1) & 1)], bounds[4 + ((corner >> 2) & 1)], 1.0);
-        d.renderer->WorldToView();
-        double view[3];
-        d.renderer->GetViewPoint(view);
-        for (int axis = 0; axis < 2; ++axis) {
-            low[axis] = std::min(low[axis], view[axis]);
-            high[axis] = std::max(high[axis], view[axis]);
+    vtkCamera* camera = d.renderer->GetActiveCamera();
+    // Perspective makes the near side project larger: centre the projected box, then zoom to
+    // fit it, twice so that the second pass corrects what the first one's zoom moved.
+    for (int pass = 0; pass < 2; ++pass) {
+        double low[2] = {1e300, 1e300}, high[2] = {-1e300, -1e300};
+        for (int corner = 0; corner < 8; ++corner) {
+            d.renderer->SetWorldPoint(bounds[corner & 1], bounds[2 + ((corner >> 1) & 1)],
+                                      bounds[4 + ((corner >> 2) & 1)], 1.0);
+            d.renderer->WorldToView();
+            double view[3];
+            d.renderer->GetViewPoint(view);
+            for (int axis = 0; axis < 2; ++axis) {
+                low[axis] = std::min(low[axis], view[axis]);
+                high[axis] = std::max(high[axis], view[axis]);
+            }
         }
-    }
-    // View coordinates span -1..1 across the viewport.
-    const double covered = std::max(high[0] - low[0], high[1] - low[1]) / 2;
-    if (covered > 0) {
-        d.renderer->GetActiveCamera()->Zoom(0.9 / covered);
+        // Move the camera sideways so that the box's centre is the view's centre.
+        double focal[4];
+        camera->GetFocalPoint(focal);
+        d.renderer->SetWorldPoint(focal[0], focal[1], focal[2], 1.0);
+        d.renderer->WorldToView();
+        double focalView[3];
+        d.renderer->GetViewPoint(focalView);
+        d.renderer->SetViewPoint((low[0] + high[0]) / 2, (low[1] + high[1]) / 2, focalView[2]);
+        d.renderer->ViewToWorld();
+        double target[4];
+        d.renderer->GetWorldPoint(target);
+        if (target[3] != 0) {
+            double position[3];
+            camera->GetPosition(position);
+            double shift[3];
+            for (int axis = 0; axis < 3; ++axis) {
+                shift[axis] = target[axis] / target[3] - focal[axis];
+            }
+            camera->SetFocalPoint(focal[0] + shift[0], focal[1] + shift[1], focal[2] + shift[2]);
+            camera->SetPosition(position[0] + shift[0], position[1] + shift[1], position[2] + shift[2]);
+        }
+        // View coordinates span -1..1 across the viewport.
+        const double covered = std::max(high[0] - low[0], high[1] - low[1]) / 2;
+        if (covered > 0) {
+            camera->Zoom(0.9 / covered);
+        }
     }
     d.renderer->ResetCameraClippingRange();
 }
