@@ -4,7 +4,7 @@
 #include "topology/TopologyPresets.hpp"
 #include "vtk/VtkView.hpp"
 #include "widgets/LegendWidget.hpp"
-#include "widgets/ScenarioRunner.hpp"
+#include "widgets/LatestOnlyRunner.hpp"
 
 #include <QAction>
 #include <QComboBox>
@@ -39,7 +39,7 @@ MainWindow::MainWindow(const ViewScenario& scenario, bool withView, QWidget* par
     : QMainWindow(parent)
     , scenario_(scenario) {
     setWindowTitle(QStringLiteral("PodScope"));
-    runner_ = new ScenarioRunner(this);
+    runner_ = new LatestOnlyRunner(this);
     if (withView) {
         view_ = new VtkView(this);
         view_->setMinimumSize(480, 360);
@@ -52,23 +52,23 @@ MainWindow::MainWindow(const ViewScenario& scenario, bool withView, QWidget* par
     timer_.setTimerType(Qt::PreciseTimer);
     timer_.setInterval(16);
     connect(&timer_, &QTimer::timeout, this, &MainWindow::tick);
-    connect(runner_, &ScenarioRunner::started, this, [this] {
+    connect(runner_, &LatestOnlyRunner::started, this, [this] {
         progress_->setVisible(true);
         cancel_->setVisible(true);
         status_->setText(tr("Simulating %1 ...").arg(QString::fromStdString(scenario_.topology)));
     });
-    connect(runner_, &ScenarioRunner::finished, this, [this](std::shared_ptr<const ScenarioRun> run) {
+    connect(runner_, &LatestOnlyRunner::finished, this, [this](std::shared_ptr<const void> result) {
         progress_->setVisible(false);
         cancel_->setVisible(false);
-        showRun(std::move(run));
+        showRun(std::static_pointer_cast<const ScenarioRun>(result));
     });
-    connect(runner_, &ScenarioRunner::failed, this, [this](const QString& message) {
+    connect(runner_, &LatestOnlyRunner::failed, this, [this](const QString& message) {
         progress_->setVisible(false);
         cancel_->setVisible(false);
         status_->setText(tr("Simulation failed: %1").arg(message));
         emit runFailed(message);
     });
-    connect(runner_, &ScenarioRunner::cancelled, this, [this] {
+    connect(runner_, &LatestOnlyRunner::cancelled, this, [this] {
         progress_->setVisible(false);
         cancel_->setVisible(false);
         status_->setText(tr("Simulation cancelled; showing the previous result"));
@@ -211,7 +211,7 @@ void MainWindow::buildControls() {
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(cancel_);
 
-    connect(cancel_, &QPushButton::clicked, runner_, &ScenarioRunner::cancel);
+    connect(cancel_, &QPushButton::clicked, runner_, &LatestOnlyRunner::cancel);
     connect(topologyBox_, &QComboBox::currentTextChanged, this, [this](const QString& text) {
         scenario_.topology = text.toStdString();
         scenario_.wrap.reset();
@@ -250,7 +250,9 @@ void MainWindow::buildControls() {
     }
 }
 
-void MainWindow::requestRun() { runner_->request(scenario_); }
+void MainWindow::requestRun() {
+    runner_->request([scenario = scenario_]() -> std::shared_ptr<const void> { return runScenario(scenario); });
+}
 
 void MainWindow::showRun(std::shared_ptr<const ScenarioRun> run) {
     run_ = std::move(run);

@@ -20,11 +20,11 @@ class QToolButton;
 namespace podscope::ui {
 
 class LegendWidget;
-class ScenarioRunner;
+class LatestOnlyRunner;
 class VtkView;
 
 // The main window: the 3-D multipod in the centre, playback controls below it, legend and
-// details on the right. The simulation runs in a ScenarioRunner; the window only replays.
+// details on the right. Simulations run in a LatestOnlyRunner; the window only replays.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -79,7 +79,7 @@ private:
     double speed_ = 1;
     ChipId selected_ = -1;
 
-    ScenarioRunner* runner_ = nullptr;
+    LatestOnlyRunner* runner_ = nullptr;
     VtkView* view_ = nullptr;
     QLabel* placeholder_ = nullptr;
     QLabel* caption_ = nullptr;

@@ -1,4 +1,4 @@
-#include "widgets/ScenarioRunner.hpp"
+#include "widgets/LatestOnlyRunner.hpp"
 
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
@@ -7,34 +7,33 @@ namespace podscope::ui {
 namespace {
 
 struct Outcome {
-    std::shared_ptr<const ScenarioRun> run;
+    std::shared_ptr<const void> result;
     QString error;
 };
 
 } // namespace
 
-ScenarioRunner::ScenarioRunner(QObject* parent)
+LatestOnlyRunner::LatestOnlyRunner(QObject* parent)
     : QObject(parent) {}
 
-void ScenarioRunner::request(const ViewScenario& scenario) {
+void LatestOnlyRunner::request(Job job) {
     if (running_) {
-        // One simulation at a time; the newest waiting request replaces any older one.
-        pending_ = std::make_unique<ViewScenario>(scenario);
+        pending_ = std::move(job);
         ++generation_;
         return;
     }
-    launch(scenario);
+    launch(std::move(job));
 }
 
-void ScenarioRunner::cancel() {
+void LatestOnlyRunner::cancel() {
     if (running_ || pending_) {
         ++generation_;
-        pending_.reset();
+        pending_ = nullptr;
         emit cancelled();
     }
 }
 
-void ScenarioRunner::launch(const ViewScenario& scenario) {
+void LatestOnlyRunner::launch(Job job) {
     running_ = true;
     const quint64 generation = ++generation_;
     emit started();
@@ -44,22 +43,21 @@ void ScenarioRunner::launch(const ViewScenario& scenario) {
         watcher->deleteLater();
         running_ = false;
         if (pending_) {
-            auto next = std::move(pending_);
-            launch(*next);
+            launch(std::exchange(pending_, nullptr));
             return;
         }
         if (generation != generation_) {
             return; // superseded or cancelled
         }
-        if (outcome.run) {
-            emit finished(outcome.run);
+        if (outcome.result) {
+            emit finished(outcome.result);
         } else {
             emit failed(outcome.error);
         }
     });
-    watcher->setFuture(QtConcurrent::run([scenario] {
+    watcher->setFuture(QtConcurrent::run([job = std::move(job)] {
         try {
-            return Outcome{runScenario(scenario), {}};
+            return Outcome{job(), {}};
         } catch (const std::exception& e) {
             return Outcome{nullptr, QString::fromStdString(e.what())};
         }
