@@ -1,6 +1,9 @@
 #include "CliApp.hpp"
 
 #include "CollectiveCommand.hpp"
+#include "PresetsCommand.hpp"
+#include "SimulateCommand.hpp"
+#include "SweepCommand.hpp"
 #include "common/InputError.hpp"
 
 #include <CLI/CLI.hpp>
@@ -16,6 +19,12 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
 
     CollectiveOptions collective;
     auto* collectiveCmd = addCollectiveCommand(app, collective);
+    PresetsOptions presets;
+    auto* presetsCmd = addPresetsCommand(app, presets);
+    SimulateOptions simulate;
+    auto* simulateCmd = addSimulateCommand(app, simulate);
+    SweepOptions sweep;
+    auto* sweepCmd = addSweepCommand(app, sweep);
 
     try {
         app.parse(argc, argv);
@@ -29,6 +38,12 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
     try {
         if (collectiveCmd->parsed()) {
             runCollectiveCommand(collective, out);
+        } else if (presetsCmd->parsed()) {
+            runPresetsCommand(presets, out);
+        } else if (simulateCmd->parsed()) {
+            runSimulateCommand(simulate, out);
+        } else if (sweepCmd->parsed()) {
+            runSweepCommand(sweep, out);
         } else {
             // The main job: the default configuration, summarised for a person.
             out << "PodScope " << PODSCOPE_VERSION << ": the default configuration\n\n";

@@ -10,7 +10,7 @@ struct BundledResource {
     std::string_view text;
 };
 
-// Defined in a source file that the build generates from resources/ (cmake/EmbedResources.cmake).
+// Defined in a source file that the build generates from resources/ (core/resources/EmbedResources.cmake).
 std::span<const BundledResource> bundledResourceTable();
 
 } // namespace podscope::resources::detail

@@ -1,0 +1,90 @@
+#include "ScenarioOptions.hpp"
+
+#include "common/InputError.hpp"
+#include "training/Framework.hpp"
+#include "training/Presets.hpp"
+#include "training/ScenarioJson.hpp"
+
+#include <CLI/CLI.hpp>
+
+namespace podscope::cli {
+
+void addScenarioSourceOptions(CLI::App& cmd, ScenarioSource& s) {
+    cmd.add_option("--preset", s.preset,
+                   "A bundled MLPerf v0.7 preset (see: podscope-cli presets)");
+    cmd.add_option("--config", s.config,
+                   "A configuration file (JSON; may name a preset and override some fields)");
+}
+
+void addScenarioOverrideOptions(CLI::App& cmd, ScenarioOverrides& o) {
+    cmd.add_option("--topology", o.topology,
+                   "Topology preset (tpu-v3-multipod, ...) or DIMS such as 128x32");
+    cmd.add_option("--wrap", o.wrap, "Wrapped dimensions: x, y, xy, all or none");
+    cmd.add_option("--model-parallel", o.modelParallel, "Cores per replica: 1, 2, 4, 8 or 16");
+    cmd.add_option("--framework", o.framework, "tf, jax (or tf2)");
+    cmd.add_option("--wus", o.wus, "Weight-update sharding: on or off");
+    cmd.add_option("--link-bw", o.linkBwGBps, "What-if: ICI link bandwidth per direction in GB/s");
+    cmd.add_option("--decoded-cache", o.decodedCache, "Host cache of decoded examples: on or off");
+}
+
+bool parseOnOff(const std::string& text, const std::string& field) {
+    if (text == "on" || text == "true" || text == "yes") {
+        return true;
+    }
+    if (text == "off" || text == "false" || text == "no") {
+        return false;
+    }
+    throw InputError(field, "'" + text + "' is neither on nor off");
+}
+
+Scenario loadScenario(const ScenarioSource& source) {
+    if (source.preset && source.config) {
+        throw InputError("preset", "give either --preset or --config, not both");
+    }
+    if (source.preset) {
+        return loadPreset(*source.preset).scenario;
+    }
+    if (source.config) {
+        return loadScenarioFile(*source.config);
+    }
+    throw InputError("preset", "give --preset NAME or --config FILE (see: podscope-cli presets)");
+}
+
+void applyOverrides(const ScenarioOverrides& o, Scenario& s) {
+    if (o.topology) {
+        s.topology = *o.topology;
+        s.wrap.reset();
+    }
+    if (o.wrap) {
+        s.wrap = *o.wrap;
+    }
+    if (o.framework) {
+        loadFramework(*o.framework); // validates
+        s.framework = *o.framework;
+    }
+    if (o.wus) {
+        s.weightUpdateSharding = parseOnOff(*o.wus, "wus");
+    }
+    if (o.linkBwGBps) {
+        if (!(*o.linkBwGBps > 0)) {
+            throw InputError("link-bw", "must be a positive bandwidth in GB/s");
+        }
+        s.linkBandwidthGBps = *o.linkBwGBps;
+    }
+    if (o.decodedCache) {
+        s.input.decodedCache = parseOnOff(*o.decodedCache, "decoded-cache");
+    }
+    if (o.modelParallel) {
+        s.modelParallel = *o.modelParallel;
+        if (s.modelParallel == 1) {
+            s.modelParallelKind = ModelParallelKind::None;
+        } else if (s.modelParallelKind == ModelParallelKind::None) {
+            const auto traits = loadWorkload(s.workload).modelParallel;
+            s.modelParallelKind = traits.preferred != ModelParallelKind::None ? traits.preferred
+                                  : traits.spatial.supported ? ModelParallelKind::Spatial
+                                                             : ModelParallelKind::Tensor;
+        }
+    }
+}
+
+} // namespace podscope::cli

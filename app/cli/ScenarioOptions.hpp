@@ -1,0 +1,42 @@
+#pragma once
+
+#include "training/Scenario.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace podscope::cli {
+
+// Where a scenario comes from (--preset or --config) and the flags that override it; shared by
+// `simulate` and `sweep`.
+struct ScenarioSource {
+    std::optional<std::string> preset;
+    std::optional<std::string> config;
+};
+
+struct ScenarioOverrides {
+    std::optional<std::string> topology;
+    std::optional<std::string> wrap;
+    std::optional<int> modelParallel;
+    std::optional<std::string> framework;
+    std::optional<std::string> wus;
+    std::optional<double> linkBwGBps;
+    std::optional<std::string> decodedCache;
+};
+
+void addScenarioSourceOptions(CLI::App& cmd, ScenarioSource& source);
+void addScenarioOverrideOptions(CLI::App& cmd, ScenarioOverrides& overrides);
+
+// Exactly one of --preset and --config; InputError otherwise.
+Scenario loadScenario(const ScenarioSource& source);
+void applyOverrides(const ScenarioOverrides& overrides, Scenario& scenario);
+
+// "on"/"off" (also true/false, yes/no); InputError naming `field`.
+bool parseOnOff(const std::string& text, const std::string& field);
+
+} // namespace podscope::cli

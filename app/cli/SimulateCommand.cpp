@@ -1,0 +1,140 @@
+#include "SimulateCommand.hpp"
+
+#include "TextFormat.hpp"
+#include "common/InputError.hpp"
+#include "topology/Hardware.hpp"
+#include "training/ScenarioJson.hpp"
+#include "training/StepModel.hpp"
+#include "training/TrainingJson.hpp"
+
+#include <CLI/CLI.hpp>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace podscope::cli {
+
+CLI::App* addSimulateCommand(CLI::App& app, SimulateOptions& o) {
+    auto* cmd =
+        app.add_subcommand("simulate", "Step time and time to train of one training configuration");
+    addScenarioSourceOptions(*cmd, o.source);
+    cmd->add_option("--chips", o.chips,
+                    "Use the standard slice with this many chips (16 ... 4096)");
+    cmd->add_option("--global-batch", o.globalBatch, "Global batch (examples per step)");
+    addScenarioOverrideOptions(*cmd, o.overrides);
+    cmd->add_option("--save-config", o.saveConfig,
+                    "Write the resolved configuration to this JSON file");
+    cmd->add_flag("--json", o.json, "Print one JSON object");
+    return cmd;
+}
+
+namespace {
+
+struct WhatIf {
+    std::string name;
+    TrainingResult result;
+};
+
+std::vector<WhatIf> whatIfs(const Scenario& s, const TrainingResult& base, double linkGBps) {
+    std::vector<WhatIf> list;
+    Scenario faster = s;
+    faster.linkBandwidthGBps = 2 * linkGBps;
+    list.push_back({"link_bandwidth_x2", simulateTraining(faster)});
+    if (loadWorkload(s.workload).input.decodeS > 0) {
+        Scenario cache = s;
+        cache.input.decodedCache = !s.input.decodedCache;
+        list.push_back({s.input.decodedCache ? "decoded_cache_off" : "decoded_cache_on",
+                        simulateTraining(cache)});
+    }
+    Scenario wus = s;
+    wus.weightUpdateSharding = !s.weightUpdateSharding;
+    try {
+        list.push_back({s.weightUpdateSharding ? "wus_off" : "wus_on", simulateTraining(wus)});
+    } catch (const InputError&) {
+    }
+    (void)base;
+    return list;
+}
+
+void printText(const Scenario& s, const TrainingResult& r, const std::vector<WhatIf>& ifs,
+               std::ostream& out) {
+    const auto& b = r.breakdown;
+    out << "Workload    " << s.workload << " (" << s.framework << "), global batch "
+        << s.globalBatch << ", " << r.chips << " chips, " << r.plan.replicas << " replicas of "
+        << r.plan.modelParallel << (r.plan.modelParallel == 1 ? " core" : " cores");
+    if (r.plan.modelParallel > 1) {
+        out << " (" << toString(r.plan.kind) << ")";
+    }
+    out << ", weight-update sharding " << (s.weightUpdateSharding ? "on" : "off") << "\n";
+    out << "Time to train  " << formatDuration(r.timeToTrainS) << "  (" << r.steps << " steps, "
+        << formatNumber(r.epochs, 2) << " epochs, " << r.evaluations << " evaluations, start-up "
+        << formatDuration(r.startupS) << ")\n";
+    out << "Step time      " << formatDuration(r.stepTimeS) << "  (training "
+        << formatDuration(r.trainStepS) << ", " << formatNumber(r.throughputExamplesPerS, 0)
+        << " examples/s)\n\n";
+    const std::vector<std::pair<const char*, double>> parts = {
+        {"compute", b.compute},
+        {"gradient sync (exposed)", b.gradientSyncExposed},
+        {"model-parallel comm", b.modelParallelComm},
+        {"optimizer", b.optimizer},
+        {"input stall", b.inputStall},
+        {"eval (amortized)", b.evalAmortized},
+        {"overhead", b.overhead}};
+    for (const auto& [name, value] : parts) {
+        const std::string label(name);
+        out << "  " << label << std::string(26 - label.size(), ' ') << formatDuration(value) << "  "
+            << formatPercent(value / r.stepTimeS) << "\n";
+    }
+    out << "\nBottleneck     " << r.bottleneck << "\n";
+    out << "Compute efficiency " << formatPercent(r.computeEfficiency) << " of peak at "
+        << formatNumber(r.plan.examplesPerCore, 2) << " examples per core\n";
+    out << "Host input     needs " << formatNumber(r.input.requiredExamplesPerSPerHost, 0)
+        << " examples/s per host, can supply "
+        << formatNumber(r.input.capacityExamplesPerSPerHost, 0) << " (" << r.input.hosts << " hosts"
+        << (r.input.inputBound ? ", INPUT-BOUND" : "") << ")\n";
+    out << "\nWhat if\n";
+    for (const auto& w : ifs) {
+        const double delta = w.result.timeToTrainS - r.timeToTrainS;
+        out << "  " << w.name << std::string(w.name.size() < 22 ? 22 - w.name.size() : 1, ' ')
+            << formatDuration(w.result.timeToTrainS) << " (" << (delta >= 0 ? "+" : "")
+            << formatNumber(100.0 * delta / r.timeToTrainS, 1) << " %)\n";
+    }
+}
+
+} // namespace
+
+void runSimulateCommand(const SimulateOptions& o, std::ostream& out) {
+    Scenario s = loadScenario(o.source);
+    if (o.chips && o.overrides.topology) {
+        throw InputError("chips", "give either --chips or --topology, not both");
+    }
+    if (o.chips) {
+        useStandardSlice(s, *o.chips);
+    }
+    if (o.globalBatch) {
+        s.globalBatch = *o.globalBatch;
+    }
+    applyOverrides(o.overrides, s);
+    const TrainingResult r = simulateTraining(s);
+    const double linkGBps =
+        s.linkBandwidthGBps.value_or(loadHardware(s.hardware).linkBandwidthBps / 1e9);
+    const auto ifs = whatIfs(s, r, linkGBps);
+    if (o.saveConfig) {
+        saveScenarioFile(*o.saveConfig, s);
+    }
+    if (o.json) {
+        auto json = toJson(r);
+        json["scenario"] = toJson(s);
+        for (const auto& w : ifs) {
+            json["what_if"][w.name] = {{"time_to_train_s", w.result.timeToTrainS},
+                                       {"step_time_s", w.result.stepTimeS},
+                                       {"bottleneck", w.result.bottleneck}};
+        }
+        out << json.dump(2) << "\n";
+    } else {
+        printText(s, r, ifs, out);
+    }
+}
+
+} // namespace podscope::cli

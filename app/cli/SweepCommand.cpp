@@ -1,0 +1,146 @@
+#include "SweepCommand.hpp"
+
+#include "TextFormat.hpp"
+#include "common/InputError.hpp"
+#include "training/ScenarioJson.hpp"
+#include "training/StepModel.hpp"
+#include "training/TrainingJson.hpp"
+
+#include <CLI/CLI.hpp>
+#include <iomanip>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <ostream>
+#include <sstream>
+#include <string>
+
+namespace podscope::cli {
+
+CLI::App* addSweepCommand(CLI::App& app, SweepOptions& o) {
+    auto* cmd = app.add_subcommand("sweep", "Time to train over chip counts (and global batches)");
+    addScenarioSourceOptions(*cmd, o.source);
+    cmd->add_option("--chips", o.chips, "Chip counts, e.g. 16,64,256,1024,4096 (standard slices)")
+        ->required()
+        ->delimiter(',');
+    cmd->add_option("--global-batch", o.globalBatches,
+                    "Global batches, e.g. 4096,65536 (default: the scenario's)")
+        ->delimiter(',');
+    addScenarioOverrideOptions(*cmd, o.overrides);
+    auto* csv = cmd->add_flag("--csv", o.csv, "Print CSV");
+    cmd->add_flag("--json", o.json, "Print a JSON array")->excludes(csv);
+    return cmd;
+}
+
+namespace {
+
+struct Row {
+    std::int64_t chips;
+    std::int64_t globalBatch;
+    std::optional<TrainingResult> result;
+    std::string error;
+};
+
+const char* kColumns[] = {"chips",
+                          "global_batch",
+                          "time_to_train_s",
+                          "step_time_s",
+                          "throughput_examples_per_s",
+                          "steps",
+                          "epochs",
+                          "compute",
+                          "gradient_sync_exposed",
+                          "model_parallel_comm",
+                          "optimizer",
+                          "input_stall",
+                          "eval_amortized",
+                          "overhead",
+                          "bottleneck",
+                          "required_examples_per_s_per_host",
+                          "capacity_examples_per_s_per_host",
+                          "error"};
+
+std::string csvNumber(double v) {
+    std::ostringstream s;
+    s << std::setprecision(9) << v;
+    return s.str();
+}
+
+} // namespace
+
+void runSweepCommand(const SweepOptions& o, std::ostream& out) {
+    Scenario base = loadScenario(o.source);
+    applyOverrides(o.overrides, base);
+    if (o.chips.empty()) {
+        throw InputError("chips", "give at least one chip count");
+    }
+    if (o.chips.size() * std::max<std::size_t>(o.globalBatches.size(), 1) > 100000) {
+        throw InputError("chips", "too many points (at most 100000)");
+    }
+    const std::vector<std::int64_t> batches =
+        o.globalBatches.empty() ? std::vector<std::int64_t>{base.globalBatch} : o.globalBatches;
+    std::vector<Row> rows;
+    for (const auto chips : o.chips) {
+        Scenario withChips = base;
+        useStandardSlice(withChips, chips); // an unknown chip count fails the sweep: a typo
+        for (const auto batch : batches) {
+            Scenario s = withChips;
+            s.globalBatch = batch;
+            Row row{chips, batch, std::nullopt, ""};
+            try {
+                row.result = simulateTraining(s);
+            } catch (const InputError& e) {
+                row.error = e.what();
+            }
+            rows.push_back(std::move(row));
+        }
+    }
+
+    if (o.json) {
+        nlohmann::json array = nlohmann::json::array();
+        for (const auto& row : rows) {
+            nlohmann::json j = row.result ? toJson(*row.result) : nlohmann::json::object();
+            j["chips"] = row.chips;
+            j["global_batch"] = row.globalBatch;
+            if (!row.result) {
+                j["error"] = row.error;
+            }
+            array.push_back(j);
+        }
+        out << array.dump(2) << "\n";
+        return;
+    }
+    const char sep = o.csv ? ',' : '\t';
+    for (std::size_t i = 0; i < std::size(kColumns); ++i) {
+        out << (i ? std::string(1, sep) : "") << kColumns[i];
+    }
+    out << "\n";
+    for (const auto& row : rows) {
+        out << row.chips << sep << row.globalBatch;
+        if (row.result) {
+            const auto& r = *row.result;
+            const auto& b = r.breakdown;
+            for (const double v :
+                 {r.timeToTrainS, r.stepTimeS, r.throughputExamplesPerS,
+                  static_cast<double>(r.steps), r.epochs, b.compute, b.gradientSyncExposed,
+                  b.modelParallelComm, b.optimizer, b.inputStall, b.evalAmortized, b.overhead}) {
+                out << sep << csvNumber(v);
+            }
+            out << sep << r.bottleneck << sep << csvNumber(r.input.requiredExamplesPerSPerHost)
+                << sep << csvNumber(r.input.capacityExamplesPerSPerHost) << sep << "";
+        } else {
+            for (int i = 0; i < 15; ++i) {
+                out << sep;
+            }
+            std::string message = row.error;
+            for (auto& c : message) {
+                if (c == ',' || c == '\t') {
+                    c = ';';
+                }
+            }
+            out << sep << message;
+        }
+        out << "\n";
+    }
+}
+
+} // namespace podscope::cli

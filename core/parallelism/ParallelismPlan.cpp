@@ -1,0 +1,66 @@
+#include "parallelism/ParallelismPlan.hpp"
+
+#include "common/InputError.hpp"
+
+#include <string>
+
+namespace podscope {
+
+ParallelismPlan planParallelism(const Topology& topology, std::int64_t globalBatch,
+                                int modelParallel, ModelParallelKind kind) {
+    if (modelParallel != 1 && modelParallel != 2 && modelParallel != 4 && modelParallel != 8 &&
+        modelParallel != 16) {
+        throw InputError("model_parallel",
+                         "degree must be 1, 2, 4, 8 or 16 cores per replica, not " +
+                             std::to_string(modelParallel));
+    }
+    if (modelParallel == 1 && kind != ModelParallelKind::None) {
+        kind = ModelParallelKind::None;
+    }
+    if (modelParallel > 1 && kind == ModelParallelKind::None) {
+        throw InputError("model_parallel", "a degree of " + std::to_string(modelParallel) +
+                                               " needs a kind: spatial or tensor");
+    }
+    ParallelismPlan plan;
+    plan.modelParallel = modelParallel;
+    plan.kind = kind;
+    const int coresPerChip = topology.coresPerChip();
+    plan.cores = topology.chipCount() * coresPerChip;
+    if (plan.cores % modelParallel != 0) {
+        throw InputError("model_parallel", "degree " + std::to_string(modelParallel) +
+                                               " does not divide the " +
+                                               std::to_string(plan.cores) + " cores");
+    }
+    plan.replicas = plan.cores / modelParallel;
+    plan.chipsPerReplica = modelParallel > coresPerChip ? modelParallel / coresPerChip : 1;
+    plan.replicasPerChip = modelParallel < coresPerChip ? coresPerChip / modelParallel : 1;
+
+    plan.replicaTile.assign(static_cast<std::size_t>(topology.rank()), 1);
+    int chips = 1;
+    for (int i = 0; chips < plan.chipsPerReplica; ++i) {
+        plan.replicaTile[static_cast<std::size_t>(i % topology.rank())] *= 2;
+        chips *= 2;
+    }
+    for (int d = 0; d < topology.rank(); ++d) {
+        if (topology.size(d) % plan.replicaTile[static_cast<std::size_t>(d)] != 0) {
+            throw InputError("model_parallel", "a replica of " + std::to_string(modelParallel) +
+                                                   " cores does not tile the " +
+                                                   topology.dimsText() + " topology");
+        }
+    }
+    if (globalBatch < plan.replicas) {
+        throw InputError("global_batch", std::to_string(globalBatch) + " is smaller than the " +
+                                             std::to_string(plan.replicas) +
+                                             " replicas (at least one example per replica)");
+    }
+    if (globalBatch % plan.replicas != 0) {
+        throw InputError("global_batch", std::to_string(globalBatch) +
+                                             " is not a multiple of the " +
+                                             std::to_string(plan.replicas) + " replicas");
+    }
+    plan.perReplicaBatch = static_cast<double>(globalBatch / plan.replicas);
+    plan.examplesPerCore = plan.perReplicaBatch / modelParallel;
+    return plan;
+}
+
+} // namespace podscope

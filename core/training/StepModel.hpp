@@ -1,0 +1,52 @@
+#pragma once
+
+#include "input/HostInput.hpp"
+#include "parallelism/ParallelismPlan.hpp"
+#include "training/Scenario.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace podscope {
+
+// Seconds per training step; the parts add up to the step time.
+struct StepBreakdown {
+    double compute = 0;
+    double gradientSyncExposed = 0;
+    double modelParallelComm = 0;
+    double optimizer = 0;
+    double inputStall = 0;
+    double evalAmortized = 0;
+    double overhead = 0;
+
+    double total() const {
+        return compute + gradientSyncExposed + modelParallelComm + optimizer + inputStall +
+               evalAmortized + overhead;
+    }
+};
+
+struct TrainingResult {
+    double timeToTrainS = 0;
+    double stepTimeS = 0;  // steady step, evaluations amortised in
+    double trainStepS = 0; // step time without evaluations
+    double throughputExamplesPerS = 0;
+    std::int64_t steps = 0;
+    double epochs = 0;
+    int evaluations = 0;
+    double evaluationS = 0; // one evaluation, as charged to the run
+    double startupS = 0;
+    double finalEvalWaitS = 0; // asynchronous evaluation: wait for the last result
+    double gradientSyncS = 0;  // the whole collective, before overlap
+    double computeEfficiency = 0;
+    StepBreakdown breakdown;
+    std::string bottleneck;
+    HostInputResult input;
+    ParallelismPlan plan;
+    std::int64_t chips = 0;
+};
+
+// Evaluates a scenario with the analytic collective engine. Throws InputError for impossible
+// combinations, naming the field.
+TrainingResult simulateTraining(const Scenario& scenario);
+
+} // namespace podscope

@@ -1,0 +1,44 @@
+#include "training/TrainingJson.hpp"
+
+namespace podscope {
+
+nlohmann::json toJson(const TrainingResult& r) {
+    const auto& b = r.breakdown;
+    nlohmann::json j;
+    j["time_to_train_s"] = r.timeToTrainS;
+    j["step_time_s"] = r.stepTimeS;
+    j["train_step_time_s"] = r.trainStepS;
+    j["throughput_examples_per_s"] = r.throughputExamplesPerS;
+    j["steps"] = r.steps;
+    j["epochs"] = r.epochs;
+    j["evaluations"] = r.evaluations;
+    j["evaluation_s"] = r.evaluationS;
+    j["startup_s"] = r.startupS;
+    j["final_eval_wait_s"] = r.finalEvalWaitS;
+    j["chips"] = r.chips;
+    j["breakdown"] = {{"compute", b.compute},
+                      {"gradient_sync_exposed", b.gradientSyncExposed},
+                      {"model_parallel_comm", b.modelParallelComm},
+                      {"optimizer", b.optimizer},
+                      {"input_stall", b.inputStall},
+                      {"eval_amortized", b.evalAmortized},
+                      {"overhead", b.overhead}};
+    j["bottleneck"] = r.bottleneck;
+    j["gradient_sync_s"] = r.gradientSyncS;
+    j["compute_efficiency"] = r.computeEfficiency;
+    j["parallelism"] = {{"replicas", r.plan.replicas},
+                        {"model_parallel", r.plan.modelParallel},
+                        {"kind", toString(r.plan.kind)},
+                        {"chips_per_replica", r.plan.chipsPerReplica},
+                        {"per_replica_batch", r.plan.perReplicaBatch},
+                        {"examples_per_core", r.plan.examplesPerCore}};
+    j["input"] = {{"required_examples_per_s_per_host", r.input.requiredExamplesPerSPerHost},
+                  {"capacity_examples_per_s_per_host", r.input.capacityExamplesPerSPerHost},
+                  {"hosts", r.input.hosts},
+                  {"chips_per_host", r.input.chipsPerHost},
+                  {"host_cpu_cores", r.input.cpuCores},
+                  {"input_bound", r.input.inputBound}};
+    return j;
+}
+
+} // namespace podscope

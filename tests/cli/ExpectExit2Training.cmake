@@ -1,0 +1,13 @@
+# Runs the real podscope-cli on bad training input: exit status 2 and a message naming the field.
+foreach(args "simulate" "simulate;--preset;no-such-preset" "simulate;--preset;mlperf07-bert-tf-4096;--chips;100"
+             "simulate;--preset;mlperf07-bert-tf-4096;--global-batch;100" "simulate;--config;/nonexistent/podscope.json"
+             "sweep;--preset;mlperf07-bert-tf-4096" "simulate;--preset;mlperf07-bert-tf-4096;--wus;maybe")
+    execute_process(COMMAND ${PROGRAM} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
+                    TIMEOUT 5)
+    if(NOT rc EQUAL 2)
+        message(FATAL_ERROR "podscope-cli ${args}: exit ${rc}, expected 2 (stderr: ${err})")
+    endif()
+    if(NOT err MATCHES "error: ")
+        message(FATAL_ERROR "podscope-cli ${args}: no error message on stderr")
+    endif()
+endforeach()

@@ -1,0 +1,183 @@
+#include "CliApp.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace podscope::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+    int status;
+    std::string out;
+    std::string err;
+};
+
+Outcome runCli(std::vector<std::string> args) {
+    args.insert(args.begin(), "podscope-cli");
+    std::vector<char*> argv;
+    for (auto& a : args) {
+        argv.push_back(a.data());
+    }
+    std::ostringstream out, err;
+    const int status = run(static_cast<int>(argv.size()), argv.data(), out, err);
+    return {status, out.str(), err.str()};
+}
+
+struct TempDir {
+    fs::path path;
+    TempDir() {
+        path = fs::temp_directory_path() /
+               (std::string("podscope-cli-") +
+                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(path);
+        fs::create_directories(path);
+    }
+    ~TempDir() {
+        std::error_code ignored;
+        fs::remove_all(path, ignored);
+    }
+};
+
+std::string readFile(const fs::path& path) {
+    std::ifstream in(path);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+TEST(TrainingCli, PresetsListsTheMlperfRows) {
+    const auto text = runCli({"presets"});
+    ASSERT_EQ(text.status, 0) << text.err;
+    EXPECT_NE(text.out.find("mlperf07-resnet50-tf-4096"), std::string::npos);
+    const auto r = runCli({"presets", "--json"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto json = nlohmann::json::parse(r.out);
+    ASSERT_EQ(json.size(), 11u);
+    for (const auto& p : json) {
+        EXPECT_TRUE(p.contains("name"));
+        EXPECT_GT(p["reference"]["time_to_train_s"].get<double>(), 0);
+    }
+}
+
+TEST(TrainingCli, SimulateJsonHasTheDocumentedFields) {
+    const auto r = runCli({"simulate", "--preset", "mlperf07-bert-jax-4096", "--json"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto json = nlohmann::json::parse(r.out);
+    for (const char* field : {"time_to_train_s", "step_time_s", "throughput_examples_per_s",
+                              "steps", "epochs", "breakdown", "bottleneck", "input"}) {
+        EXPECT_TRUE(json.contains(field)) << field;
+    }
+    double sum = 0;
+    for (const char* part : {"compute", "gradient_sync_exposed", "model_parallel_comm", "optimizer",
+                             "input_stall", "eval_amortized", "overhead"}) {
+        ASSERT_TRUE(json["breakdown"].contains(part)) << part;
+        sum += json["breakdown"][part].get<double>();
+    }
+    EXPECT_NEAR(sum, json["step_time_s"].get<double>(), 1e-12);
+    EXPECT_TRUE(json["input"].contains("required_examples_per_s_per_host"));
+    EXPECT_TRUE(json["input"].contains("capacity_examples_per_s_per_host"));
+    EXPECT_TRUE(json["what_if"].contains("link_bandwidth_x2"));
+}
+
+TEST(TrainingCli, FlagsOverrideThePreset) {
+    auto ttt = [](std::vector<std::string> extra) {
+        std::vector<std::string> args = {"simulate", "--preset", "mlperf07-resnet50-tf-4096",
+                                         "--json"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        const auto r = runCli(args);
+        EXPECT_EQ(r.status, 0) << r.err;
+        return nlohmann::json::parse(r.out);
+    };
+    EXPECT_EQ(ttt({"--chips", "1024"})["chips"], 1024);
+    EXPECT_EQ(ttt({"--topology", "64x32", "--wrap", "y"})["chips"], 2048);
+    EXPECT_EQ(ttt({"--global-batch", "32768"})["parallelism"]["per_replica_batch"], 4);
+    EXPECT_EQ(ttt({"--decoded-cache", "off"})["bottleneck"], "input");
+    EXPECT_LT(ttt({"--wus", "on"})["breakdown"]["optimizer"].get<double>(),
+              ttt({})["breakdown"]["optimizer"].get<double>());
+    EXPECT_NE(ttt({"--framework", "jax"})["steps"], ttt({})["steps"]); // JAX recipe: 92 epochs
+    const auto spatial = ttt({"--model-parallel", "2"});
+    EXPECT_EQ(spatial["parallelism"]["model_parallel"], 2);
+    EXPECT_EQ(spatial["parallelism"]["kind"], "spatial");
+    EXPECT_GT(spatial["breakdown"]["model_parallel_comm"].get<double>(), 0);
+}
+
+TEST(TrainingCli, SaveConfigThenConfigGivesTheSameResult) {
+    TempDir dir;
+    const auto path = (dir.path / "saved.json").string();
+    const auto first = runCli({"simulate", "--preset", "mlperf07-transformer-tf-4096", "--chips",
+                               "2048", "--wus", "on", "--save-config", path, "--json"});
+    ASSERT_EQ(first.status, 0) << first.err;
+    const auto second = runCli({"simulate", "--config", path, "--json"});
+    ASSERT_EQ(second.status, 0) << second.err;
+    auto a = nlohmann::json::parse(first.out);
+    auto b = nlohmann::json::parse(second.out);
+    EXPECT_EQ(a, b);
+    EXPECT_EQ(a["chips"], 2048);
+}
+
+TEST(TrainingCli, BadConfigFilesExitTwoAndNameTheField) {
+    TempDir dir;
+    const auto bad = dir.path / "bad.json";
+    const std::string badText =
+        "{\n  \"preset\": \"mlperf07-bert-tf-4096\",\n  \"global_batch\": 12.5\n}\n";
+    std::ofstream(bad) << badText;
+    const auto out = dir.path / "out.json";
+    const auto r = runCli({"simulate", "--config", bad.string(), "--save-config", out.string()});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("global_batch"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("line 3"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(out));
+    // On error the input file is left alone, even when it is also the output.
+    const auto same = runCli({"simulate", "--config", bad.string(), "--save-config", bad.string()});
+    EXPECT_EQ(same.status, 2);
+    EXPECT_EQ(readFile(bad), badText);
+
+    const auto impossible = dir.path / "impossible.json";
+    std::ofstream(impossible) << R"({"preset": "mlperf07-resnet50-tf-4096", "global_batch": 1000})";
+    const auto r2 = runCli({"simulate", "--config", impossible.string()});
+    EXPECT_EQ(r2.status, 2);
+    EXPECT_NE(r2.err.find("global_batch"), std::string::npos) << r2.err;
+
+    EXPECT_EQ(runCli({"simulate"}).status, 2);
+    EXPECT_EQ(runCli({"simulate", "--preset", "nope"}).status, 2);
+    EXPECT_EQ(runCli({"simulate", "--preset", "mlperf07-bert-tf-4096", "--chips", "100"}).status,
+              2);
+    EXPECT_EQ(runCli({"simulate", "--preset", "mlperf07-bert-tf-4096", "--wus", "maybe"}).status,
+              2);
+    EXPECT_EQ(runCli({"simulate", "--config", (dir.path / "missing.json").string()}).status, 2);
+}
+
+TEST(TrainingCli, SweepGivesOneRowPerPoint) {
+    const auto csv = runCli({"sweep", "--preset", "mlperf07-resnet50-tf2-16", "--chips",
+                             "16,64,256", "--global-batch", "4096,8192", "--csv"});
+    ASSERT_EQ(csv.status, 0) << csv.err;
+    EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), 1 + 6);
+    EXPECT_EQ(csv.out.rfind("chips,global_batch,time_to_train_s", 0), 0u);
+
+    const auto json =
+        runCli({"sweep", "--preset", "mlperf07-bert-tf-4096", "--chips", "1024,4096", "--json"});
+    ASSERT_EQ(json.status, 0) << json.err;
+    const auto rows = nlohmann::json::parse(json.out);
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_GT(rows[0]["time_to_train_s"].get<double>(), rows[1]["time_to_train_s"].get<double>());
+    // An impossible point is a row with an error, not a failed sweep.
+    const auto mixed =
+        runCli({"sweep", "--preset", "mlperf07-bert-tf2-16", "--chips", "16,4096", "--json"});
+    ASSERT_EQ(mixed.status, 0) << mixed.err;
+    const auto mixedRows = nlohmann::json::parse(mixed.out);
+    EXPECT_FALSE(mixedRows[0].contains("error"));
+    EXPECT_TRUE(mixedRows[1].contains("error"));
+
+    EXPECT_EQ(runCli({"sweep", "--preset", "mlperf07-bert-tf-4096"}).status, 2); // --chips required
+    EXPECT_EQ(runCli({"sweep", "--preset", "mlperf07-bert-tf-4096", "--chips", "17"}).status, 2);
+}
+
+} // namespace
+} // namespace podscope::cli

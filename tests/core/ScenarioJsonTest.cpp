@@ -1,0 +1,151 @@
+#include "training/ScenarioJson.hpp"
+
+#include "common/InputError.hpp"
+#include "training/Presets.hpp"
+#include "training/StepModel.hpp"
+#include "training/TrainingJson.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <sstream>
+
+namespace podscope {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct TempDir {
+    fs::path path;
+    TempDir() {
+        path = fs::temp_directory_path() /
+               ("podscope-scenario-" +
+                std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
+                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(path);
+        fs::create_directories(path);
+    }
+    ~TempDir() {
+        std::error_code ignored;
+        fs::remove_all(path, ignored);
+    }
+};
+
+std::string readFile(const fs::path& path) {
+    std::ifstream in(path);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+InputError errorOf(const std::string& text) {
+    try {
+        simulateTraining(parseScenario(text, "test.json"));
+    } catch (const InputError& e) {
+        return e;
+    }
+    ADD_FAILURE() << "no InputError for " << text;
+    return InputError("none", "");
+}
+
+TEST(ScenarioJson, EveryPresetRoundTripsThroughAFile) {
+    TempDir dir;
+    for (const auto& name : presetNames()) {
+        const Scenario original = loadPreset(name).scenario;
+        const auto path = (dir.path / (name + ".json")).string();
+        saveScenarioFile(path, original);
+        const Scenario loaded = loadScenarioFile(path);
+        EXPECT_EQ(toJson(loaded), toJson(original)) << name;
+        EXPECT_EQ(toJson(simulateTraining(loaded)), toJson(simulateTraining(original))) << name;
+    }
+}
+
+TEST(ScenarioJson, AFileMayNameAPresetAndOverrideSomeFields) {
+    const Scenario base = loadPreset("mlperf07-resnet50-tf-4096").scenario;
+    const Scenario s = parseScenario(R"({"preset": "mlperf07-resnet50-tf-4096",
+        "global_batch": 32768, "input": {"decoded_cache": false}})",
+                                     "test.json");
+    EXPECT_EQ(s.globalBatch, 32768);
+    EXPECT_FALSE(s.input.decodedCache);
+    EXPECT_EQ(s.workload, base.workload);
+    EXPECT_EQ(s.framework, base.framework);
+    EXPECT_EQ(s.topology, base.topology);
+    EXPECT_EQ(s.gradient.precision, base.gradient.precision);
+    EXPECT_EQ(s.input.prefetchBatches, base.input.prefetchBatches);
+
+    const Scenario sliced =
+        parseScenario(R"({"preset": "mlperf07-resnet50-tf-4096", "chips": 1024})", "t");
+    EXPECT_EQ(simulateTraining(sliced).chips, 1024);
+}
+
+TEST(ScenarioJson, BadFilesNameTheFieldAndLine) {
+    {
+        const auto e =
+            errorOf("{\n  \"preset\": \"mlperf07-bert-tf-4096\",\n  \"global_batch\": \"big\"\n}");
+        EXPECT_EQ(e.field(), "global_batch");
+        EXPECT_NE(std::string(e.what()).find("line 3"), std::string::npos) << e.what();
+    }
+    {
+        const auto e = errorOf(R"({"preset": "mlperf07-bert-tf-4096", "gradient": {"chunk": 2}})");
+        EXPECT_EQ(e.field(), "gradient.chunk");
+        EXPECT_NE(std::string(e.what()).find("unknown key"), std::string::npos);
+    }
+    EXPECT_EQ(errorOf(R"({"preset": "mlperf07-bert-tf-4096", "globalbatch": 2})").field(),
+              "globalbatch");
+    EXPECT_EQ(errorOf(R"({"workload": "bert", "framework": "tf", "topology": "tpu-v3-multipod"})")
+                  .field(),
+              "global_batch");
+    EXPECT_EQ(errorOf(R"({"framework": "tf", "topology": "8x8", "global_batch": 128})").field(),
+              "workload");
+    EXPECT_EQ(errorOf(R"({"preset": "no-such-preset"})").field(), "preset");
+    EXPECT_EQ(errorOf(R"({"preset": "mlperf07-bert-tf-4096", "workload": "bertt"})").field(),
+              "workload");
+    EXPECT_EQ(errorOf(R"({"preset": "mlperf07-bert-tf-4096", "framework": "pytorch"})").field(),
+              "framework");
+    EXPECT_EQ(
+        errorOf(R"({"preset": "mlperf07-bert-tf-4096", "weight_update_sharding": "yes"})").field(),
+        "weight_update_sharding");
+    EXPECT_EQ(
+        errorOf(R"({"preset": "mlperf07-bert-tf-4096", "gradient": {"precision": "fp8"}})").field(),
+        "gradient.precision");
+    EXPECT_EQ(errorOf(R"({"preset": "mlperf07-bert-tf-4096", "chips": 100})").field(), "chips");
+    EXPECT_EQ(
+        errorOf(R"({"preset": "mlperf07-bert-tf-4096", "model_parallel": {"degree": 3}})").field(),
+        "model_parallel");
+    // Impossible combinations: fewer examples than replicas; a degree without a kind.
+    EXPECT_EQ(errorOf(R"({"preset": "mlperf07-bert-tf-4096", "global_batch": 4096})").field(),
+              "global_batch");
+    EXPECT_EQ(
+        errorOf(
+            R"({"preset": "mlperf07-bert-tf-4096", "model_parallel": {"degree": 4, "kind": "none"}})")
+            .field(),
+        "model_parallel");
+    {
+        const auto e =
+            errorOf("{\n \"preset\": \"mlperf07-bert-tf-4096\",\n \"global_batch\": 8192,\n}");
+        EXPECT_EQ(e.field(), "config");
+        EXPECT_NE(std::string(e.what()).find("line 4"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(errorOf("[1, 2]").field(), "config");
+}
+
+TEST(ScenarioJson, SavingIsAtomicAndFailsWithoutTouchingFiles) {
+    TempDir dir;
+    const auto path = dir.path / "config.json";
+    { std::ofstream(path) << "previous contents\n"; }
+    const Scenario s = loadPreset("mlperf07-gnmt-tf-512").scenario;
+    saveScenarioFile(path.string(), s);
+    EXPECT_EQ(readFile(path).find("previous contents"), std::string::npos);
+    EXPECT_EQ(toJson(loadScenarioFile(path.string())), toJson(s));
+    // No temporary file is left next to it.
+    int entries = 0;
+    for ([[maybe_unused]] const auto& entry : fs::directory_iterator(dir.path)) {
+        ++entries;
+    }
+    EXPECT_EQ(entries, 1);
+    EXPECT_THROW(saveScenarioFile((dir.path / "missing" / "c.json").string(), s), InputError);
+    EXPECT_FALSE(fs::exists(dir.path / "missing"));
+}
+
+} // namespace
+} // namespace podscope

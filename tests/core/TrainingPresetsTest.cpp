@@ -1,0 +1,167 @@
+// Accuracy of the training model against Google's measured MLPerf v0.7 runs. The measured
+// values are read from each preset's "reference" block, which cites ../shared/reference.
+#include "resources/BundledResources.hpp"
+#include "training/Presets.hpp"
+#include "training/StepModel.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+
+namespace podscope {
+namespace {
+
+const std::vector<std::string> kExpectedPresets = {
+    "mlperf07-bert-jax-4096",        "mlperf07-bert-tf-4096",       "mlperf07-bert-tf2-16",
+    "mlperf07-gnmt-tf-512",          "mlperf07-maskrcnn-tf-512",    "mlperf07-resnet50-jax-4096",
+    "mlperf07-resnet50-tf-4096",     "mlperf07-resnet50-tf2-16",    "mlperf07-ssd-tf-4096",
+    "mlperf07-transformer-jax-4096", "mlperf07-transformer-tf-4096"};
+
+TEST(TrainingPresets, ExactlyTheMlperfRowsExist) {
+    EXPECT_EQ(presetNames(), kExpectedPresets);
+}
+
+class PresetAccuracy : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PresetAccuracy, TimeToTrainWithinTenPercentOfTheMeasuredScore) {
+    const Preset p = loadPreset(GetParam());
+    ASSERT_GT(p.reference.timeToTrainS, 0);
+    ASSERT_NE(p.reference.source.find("shared/reference"), std::string::npos);
+    const TrainingResult r = simulateTraining(p.scenario);
+    const double error = r.timeToTrainS / p.reference.timeToTrainS - 1.0;
+    EXPECT_LT(std::abs(error), 0.10) << GetParam() << ": predicted " << r.timeToTrainS
+                                     << " s, measured " << p.reference.timeToTrainS << " s";
+}
+
+TEST_P(PresetAccuracy, StepTimeWithinTenPercentWhereMeasured) {
+    const Preset p = loadPreset(GetParam());
+    if (!p.reference.stepTimeS) {
+        GTEST_SKIP() << "no step time in the reference";
+    }
+    const TrainingResult r = simulateTraining(p.scenario);
+    const double predicted = p.reference.stepTimeIncludesEval ? r.stepTimeS : r.trainStepS;
+    const double error = predicted / *p.reference.stepTimeS - 1.0;
+    EXPECT_LT(std::abs(error), 0.10) << GetParam() << ": predicted " << predicted * 1e3
+                                     << " ms, measured " << *p.reference.stepTimeS * 1e3 << " ms";
+}
+
+TEST_P(PresetAccuracy, BreakdownAddsUpToTheStepTime) {
+    const TrainingResult r = simulateTraining(loadPreset(GetParam()).scenario);
+    EXPECT_NEAR(r.breakdown.total(), r.stepTimeS, 1e-12 * r.stepTimeS);
+    EXPECT_NEAR(r.trainStepS + r.breakdown.evalAmortized, r.stepTimeS, 1e-12 * r.stepTimeS);
+    for (const double part :
+         {r.breakdown.compute, r.breakdown.gradientSyncExposed, r.breakdown.modelParallelComm,
+          r.breakdown.optimizer, r.breakdown.inputStall, r.breakdown.evalAmortized,
+          r.breakdown.overhead}) {
+        EXPECT_GE(part, 0);
+    }
+    EXPECT_GT(r.steps, 0);
+    EXPECT_GE(r.timeToTrainS, static_cast<double>(r.steps) * r.stepTimeS);
+}
+
+TEST_P(PresetAccuracy, MoreLinkBandwidthIsNeverSlower) {
+    Scenario s = loadPreset(GetParam()).scenario;
+    double previous = 1e300;
+    for (const double gbps : {10.0, 41.0, 82.0, 164.0, 1000.0}) {
+        s.linkBandwidthGBps = gbps;
+        const double t = simulateTraining(s).timeToTrainS;
+        EXPECT_LE(t, previous * (1 + 1e-12)) << gbps << " GB/s";
+        previous = t;
+    }
+}
+
+std::string testName(const ::testing::TestParamInfo<std::string>& param) {
+    std::string name = param.param;
+    std::replace(name.begin(), name.end(), '-', '_');
+    return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllPresets, PresetAccuracy, ::testing::ValuesIn(kExpectedPresets),
+                         testName);
+
+// One parameter set per model: presets carry configuration only, and the 16-chip and
+// 4096-chip rows of a model read the same workload file.
+TEST(TrainingPresets, OneParameterSetPerModel) {
+    EXPECT_EQ(loadPreset("mlperf07-resnet50-tf2-16").scenario.workload, "resnet50");
+    EXPECT_EQ(loadPreset("mlperf07-resnet50-tf-4096").scenario.workload, "resnet50");
+    EXPECT_EQ(loadPreset("mlperf07-resnet50-jax-4096").scenario.workload, "resnet50");
+    EXPECT_EQ(loadPreset("mlperf07-bert-tf2-16").scenario.workload, "bert");
+    EXPECT_EQ(loadPreset("mlperf07-bert-tf-4096").scenario.workload, "bert");
+    EXPECT_EQ(loadPreset("mlperf07-bert-jax-4096").scenario.workload, "bert");
+
+    const std::set<std::string> configKeys = {"workload",
+                                              "framework",
+                                              "hardware",
+                                              "topology",
+                                              "wrap",
+                                              "chips",
+                                              "link_bandwidth_GBps",
+                                              "global_batch",
+                                              "model_parallel",
+                                              "weight_update_sharding",
+                                              "gradient",
+                                              "input",
+                                              "eval_mode"};
+    for (const auto& path : resources::list("presets/")) {
+        const auto json = nlohmann::json::parse(resources::text(path));
+        std::set<std::string> top;
+        for (const auto& [key, value] : json.items()) {
+            top.insert(key);
+        }
+        EXPECT_EQ(top, (std::set<std::string>{"name", "description", "scenario", "reference"}))
+            << path;
+        for (const auto& [key, value] : json.at("scenario").items()) {
+            EXPECT_TRUE(configKeys.count(key))
+                << path << ": '" << key << "' is not a configuration key";
+        }
+        // Nothing that looks like a model parameter or a result inside the configuration.
+        const std::string scenarioText = json.at("scenario").dump();
+        for (const char* forbidden :
+             {"efficiency", "e_max", "epochs", "steps", "startup", "time"}) {
+            EXPECT_EQ(scenarioText.find(forbidden), std::string::npos) << path << ": " << forbidden;
+        }
+    }
+}
+
+// Every number in the model's resource files carries a source (its own or its parent's).
+void expectSourced(const nlohmann::json& node, bool sourced, const std::string& where) {
+    if (node.is_object()) {
+        const bool here = sourced || (node.contains("source") && node.at("source").is_string() &&
+                                      !node.at("source").get<std::string>().empty());
+        for (const auto& [key, value] : node.items()) {
+            if (value.is_number()) {
+                EXPECT_TRUE(here) << where << "." << key << " has no source";
+            } else {
+                expectSourced(value, here, where + "." + key);
+            }
+        }
+    } else if (node.is_array()) {
+        for (std::size_t i = 0; i < node.size(); ++i) {
+            if (node[i].is_number()) {
+                EXPECT_TRUE(sourced) << where << "[" << i << "] has no source";
+            } else {
+                expectSourced(node[i], sourced, where + "[" + std::to_string(i) + "]");
+            }
+        }
+    }
+}
+
+TEST(TrainingResources, EveryNumberHasASource) {
+    int files = 0;
+    for (const char* prefix : {"workloads/", "frameworks/", "training/"}) {
+        for (const auto& path : resources::list(prefix)) {
+            expectSourced(nlohmann::json::parse(resources::text(path)), false, path);
+            ++files;
+        }
+    }
+    for (const auto& path : resources::list("presets/")) {
+        expectSourced(nlohmann::json::parse(resources::text(path)).at("reference"), false, path);
+    }
+    EXPECT_GE(files, 6 + 3 + 1);
+}
+
+} // namespace
+} // namespace podscope
