@@ -1,6 +1,9 @@
 #include "GuiModes.hpp"
 
 #include "common/InputError.hpp"
+#include "topology/Hardware.hpp"
+#include "topology/TopologyPresets.hpp"
+#include "training/Presets.hpp"
 #include "vtk/VtkView.hpp"
 #include "widgets/LegendWidget.hpp"
 #include "widgets/MainWindow.hpp"
@@ -20,8 +23,11 @@
 namespace podscope::gui {
 namespace {
 
+// The configuration the window opens on when no --preset is given.
+constexpr const char* kDefaultPreset = "mlperf07-resnet50-tf-4096";
+
 struct Options {
-    ui::ViewScenario scenario;
+    Scenario scenario = loadPreset(kDefaultPreset).scenario;
     ui::LayoutKind layout = ui::LayoutKind::Torus;
     ui::ColorMode colorMode = ui::ColorMode::ChipState;
     std::optional<double> timeUs;
@@ -46,7 +52,8 @@ Options parseOptions(const QApplication& app) {
     parser.setApplicationDescription("PodScope: how ML training scales on a TPU-v3 multipod");
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption preset("preset", "Topology preset or DIMS to show (default tpu-v3-multipod).", "NAME");
+    const QCommandLineOption preset("preset", "MLPerf v0.7 preset (podscope-cli presets), or a topology preset or DIMS "
+                                              "for the default model (default mlperf07-resnet50-tf-4096).", "NAME");
     const QCommandLineOption layout("layout", "torus, grid or physical.", "LAYOUT");
     const QCommandLineOption colorBy("color-by", "state, replica-group, model-parallel-group, host or pod.", "MODE");
     const QCommandLineOption algorithm("algorithm", "2d, ring, bidir-ring or flat-ring.", "NAME");
@@ -71,9 +78,21 @@ Options parseOptions(const QApplication& app) {
     }
     Options options;
     if (parser.isSet(preset)) {
-        options.scenario.topology = parser.value(preset).toStdString();
+        const std::string name = parser.value(preset).toStdString();
+        const auto names = presetNames();
+        if (std::find(names.begin(), names.end(), name) != names.end()) {
+            options.scenario = loadPreset(name).scenario;
+        } else {
+            options.scenario.topology = name;
+            options.scenario.wrap.reset();
+            try {
+                resolveTopology(name, std::nullopt, loadHardware(options.scenario.hardware));
+            } catch (const InputError&) {
+                throw InputError("preset", "'" + name + "' is neither an MLPerf preset (podscope-cli presets) nor a "
+                                           "topology (tpu-v3-multipod, tpu-v3-2pod, tpu-v3-pod or DIMS such as 16x16)");
+            }
+        }
     }
-    ui::resolveViewTopology(options.scenario); // refuses an unknown preset now, not in the worker
     if (parser.isSet(layout)) {
         options.layout = ui::parseLayout(parser.value(layout).toStdString());
     }
@@ -81,7 +100,7 @@ Options parseOptions(const QApplication& app) {
         options.colorMode = ui::parseColorMode(parser.value(colorBy).toStdString());
     }
     if (parser.isSet(algorithm)) {
-        options.scenario.collective.algorithm = parseAlgorithm(parser.value(algorithm).toStdString());
+        options.scenario.gradient.algorithm = parseAlgorithm(parser.value(algorithm).toStdString());
     }
     if (parser.isSet(timeUs)) {
         bool ok = false;

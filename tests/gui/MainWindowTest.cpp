@@ -1,3 +1,4 @@
+#include "training/Presets.hpp"
 #include "vtk/VtkView.hpp"
 #include "widgets/LegendWidget.hpp"
 #include "widgets/MainWindow.hpp"
@@ -5,6 +6,7 @@
 #include <QImage>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QSurfaceFormat>
 #include <QTemporaryDir>
 #include <QTest>
@@ -46,8 +48,10 @@ class MainWindowTest : public QObject {
 
 private:
     std::unique_ptr<MainWindow> open(const std::string& topology) {
-        ViewScenario scenario;
+        // ResNet-50's gradient all-reduce, replayed on the given topology.
+        Scenario scenario = loadPreset("mlperf07-resnet50-tf-4096").scenario;
         scenario.topology = topology;
+        scenario.wrap.reset();
         auto window = std::make_unique<MainWindow>(scenario, true);
         window->resize(1200, 800);
         QSignalSpy shown(window.get(), &MainWindow::runShown);
@@ -60,6 +64,7 @@ private:
 
 private slots:
     void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true); // settings go to a test location
         QSurfaceFormat format;
         format.setVersion(3, 2);
         format.setProfile(QSurfaceFormat::CoreProfile);

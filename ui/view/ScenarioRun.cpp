@@ -7,6 +7,15 @@
 
 namespace podscope::ui {
 
+bool sameView(const ViewScenario& a, const ViewScenario& b) {
+    const auto& x = a.collective;
+    const auto& y = b.collective;
+    return a.topology == b.topology && a.wrap == b.wrap && a.modelParallelTile == b.modelParallelTile &&
+           x.op == y.op && x.algorithm == y.algorithm && x.bytesPerChip == y.bytesPerChip &&
+           x.element == y.element && x.chunks == y.chunks && x.dimOrder == y.dimOrder &&
+           x.groups.kind == y.groups.kind && x.groups.tile == y.groups.tile;
+}
+
 Topology resolveViewTopology(const ViewScenario& scenario) {
     return Topology(resolveTopology(scenario.topology, scenario.wrap, loadHardware("tpu-v3")));
 }

@@ -42,6 +42,9 @@ struct ScenarioRun {
     ScenarioRun& operator=(const ScenarioRun&) = delete;
 };
 
+// Same topology, collective and groups: the replay would be identical.
+bool sameView(const ViewScenario& a, const ViewScenario& b);
+
 // Resolves the topology against the TPU-v3 hardware; throws InputError for a bad preset.
 Topology resolveViewTopology(const ViewScenario& scenario);
 

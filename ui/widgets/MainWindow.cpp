@@ -2,11 +2,16 @@
 
 #include "collective/Schedule.hpp"
 #include "topology/TopologyPresets.hpp"
+#include "training/StepModel.hpp"
+#include "view/TrainingAnalysis.hpp"
 #include "vtk/VtkView.hpp"
+#include "widgets/Explorer.hpp"
 #include "widgets/LegendWidget.hpp"
 #include "widgets/LatestOnlyRunner.hpp"
 
 #include <QAction>
+#include <QCloseEvent>
+#include <QSettings>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QHBoxLayout>
@@ -31,24 +36,38 @@ constexpr double kReplaySeconds = 6.0;
 // Link colours average utilisation over this fraction of the collective.
 constexpr double kWindowFraction = 1.0 / 80.0;
 
+// The 3-D view starts on the scenario's gradient sync; a scenario the model refuses still has
+// a topology to show, with the plan of one replica per core.
+TrainingResult simulateTrainingOrDefault(const Scenario& scenario) {
+    try {
+        return simulateTraining(scenario);
+    } catch (const std::exception&) {
+        TrainingResult fallback;
+        fallback.plan.replicaTile = {1, 1};
+        fallback.plan.chipsPerReplica = 1;
+        return fallback;
+    }
+}
+
 QString microseconds(double seconds) { return QString::number(seconds * 1e6, 'f', 1) + QStringLiteral(" µs"); }
 
 } // namespace
 
-MainWindow::MainWindow(const ViewScenario& scenario, bool withView, QWidget* parent)
+MainWindow::MainWindow(const Scenario& training, bool withView, QWidget* parent)
     : QMainWindow(parent)
-    , scenario_(scenario) {
+    , scenario_(gradientSyncView(training, simulateTrainingOrDefault(training))) {
     setWindowTitle(QStringLiteral("PodScope"));
     runner_ = new LatestOnlyRunner(this);
     if (withView) {
         view_ = new VtkView(this);
-        view_->setMinimumSize(480, 360);
+        view_->setMinimumSize(320, 240);
     } else {
         placeholder_ = new QLabel(tr("3-D view unavailable on this display platform"), this);
         placeholder_->setAlignment(Qt::AlignCenter);
-        placeholder_->setMinimumSize(480, 360);
+        placeholder_->setMinimumSize(320, 240);
     }
     buildControls();
+    explorer_ = new Explorer(*this, training);
     timer_.setTimerType(Qt::PreciseTimer);
     timer_.setInterval(16);
     connect(&timer_, &QTimer::timeout, this, &MainWindow::tick);
@@ -74,36 +93,22 @@ MainWindow::MainWindow(const ViewScenario& scenario, bool withView, QWidget* par
         status_->setText(tr("Simulation cancelled; showing the previous result"));
     });
     requestRun();
+    explorer_->start();
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState());
+    QMainWindow::closeEvent(event);
+}
 
 void MainWindow::buildControls() {
     auto* toolbar = addToolBar(tr("Scenario"));
     toolbar->setObjectName("scenarioToolbar");
     toolbar->setMovable(false);
-
-    topologyBox_ = new QComboBox(this);
-    for (const auto& preset : namedTopologyPresets()) {
-        topologyBox_->addItem(QString::fromStdString(preset.name));
-    }
-    if (topologyBox_->findText(QString::fromStdString(scenario_.topology)) < 0) {
-        topologyBox_->addItem(QString::fromStdString(scenario_.topology));
-    }
-    topologyBox_->setCurrentText(QString::fromStdString(scenario_.topology));
-    topologyBox_->setToolTip(tr("Topology: the 4096-chip multipod (128x32, wrap-around in Y only), two pods, or one pod"));
-    toolbar->addWidget(new QLabel(tr(" Topology "), this));
-    toolbar->addWidget(topologyBox_);
-
-    algorithmBox_ = new QComboBox(this);
-    for (auto a : {Algorithm::TwoD, Algorithm::Ring, Algorithm::BidirRing, Algorithm::FlatRing}) {
-        algorithmBox_->addItem(QString::fromStdString(toString(a)));
-    }
-    algorithmBox_->setCurrentText(QString::fromStdString(toString(scenario_.collective.algorithm)));
-    algorithmBox_->setToolTip(tr("All-reduce algorithm: 2d = bidirectional rings where a dimension wraps, folded rings "
-                                 "where it does not; flat-ring = one ring over all chips"));
-    toolbar->addWidget(new QLabel(tr(" Algorithm "), this));
-    toolbar->addWidget(algorithmBox_);
 
     layoutBox_ = new QComboBox(this);
     for (auto l : {LayoutKind::Torus, LayoutKind::Grid, LayoutKind::Physical}) {
@@ -111,7 +116,6 @@ void MainWindow::buildControls() {
     }
     layoutBox_->setToolTip(tr("torus: wrapped dimensions bent into circles; grid: flat, wrap links as arcs; "
                               "physical: chips grouped by tray, host and pod"));
-    toolbar->addSeparator();
     toolbar->addWidget(new QLabel(tr(" Layout "), this));
     toolbar->addWidget(layoutBox_);
 
@@ -190,7 +194,7 @@ void MainWindow::buildControls() {
     details_->setWordWrap(true);
     details_->setTextFormat(Qt::RichText);
     details_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    details_->setMinimumWidth(230);
+    details_->setMinimumWidth(180);
     sideColumn->addWidget(linkLegend_);
     sideColumn->addWidget(chipLegend_);
     sideColumn->addWidget(details_, 1);
@@ -212,15 +216,6 @@ void MainWindow::buildControls() {
     statusBar()->addPermanentWidget(cancel_);
 
     connect(cancel_, &QPushButton::clicked, runner_, &LatestOnlyRunner::cancel);
-    connect(topologyBox_, &QComboBox::currentTextChanged, this, [this](const QString& text) {
-        scenario_.topology = text.toStdString();
-        scenario_.wrap.reset();
-        requestRun();
-    });
-    connect(algorithmBox_, &QComboBox::currentTextChanged, this, [this](const QString& text) {
-        scenario_.collective.algorithm = parseAlgorithm(text.toStdString());
-        requestRun();
-    });
     connect(layoutBox_, &QComboBox::currentTextChanged, this,
             [this](const QString& text) { setLayoutKind(parseLayout(text.toStdString())); });
     connect(colorBox_, &QComboBox::currentTextChanged, this,
@@ -248,6 +243,14 @@ void MainWindow::buildControls() {
             }
         });
     }
+}
+
+void MainWindow::showScenario(const ViewScenario& scenario) {
+    if (run_ && sameView(scenario, scenario_)) {
+        return;
+    }
+    scenario_ = scenario;
+    requestRun();
 }
 
 void MainWindow::requestRun() {

@@ -2,6 +2,7 @@
 
 #include "scene/SceneLayout.hpp"
 #include "view/FrameColoring.hpp"
+#include "training/Scenario.hpp"
 #include "view/ScenarioRun.hpp"
 
 #include <QElapsedTimer>
@@ -19,6 +20,7 @@ class QToolButton;
 
 namespace podscope::ui {
 
+class Explorer;
 class LegendWidget;
 class LatestOnlyRunner;
 class VtkView;
@@ -28,10 +30,15 @@ class VtkView;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    // Without `withView` (offscreen or minimal platforms, where QOpenGLWidget cannot live) the
+    // Without `withView` (offscreen or minimal platforms, where OpenGL windows cannot live) the
     // centre shows a placeholder and everything else works.
-    MainWindow(const ViewScenario& scenario, bool withView, QWidget* parent = nullptr);
+    MainWindow(const Scenario& training, bool withView, QWidget* parent = nullptr);
     ~MainWindow() override;
+
+    // Replays this collective (re-simulating only if it differs from the one shown).
+    void showScenario(const ViewScenario& scenario);
+    Explorer* explorer() const { return explorer_; }
+    const ViewScenario& viewScenario() const { return scenario_; }
 
     void setLayoutKind(LayoutKind layout);
     void setColorMode(ColorMode mode);
@@ -43,6 +50,7 @@ public:
     double timeUs() const { return timeS_ * 1e6; }
     double durationUs() const;
     bool hasRun() const { return run_ != nullptr; }
+    const ScenarioRun* currentRun() const { return run_.get(); }
     VtkView* view() const { return view_; }
     const FrameColors& frame() const { return frame_; }
     QString caption() const;
@@ -57,6 +65,9 @@ signals:
     // A simulation result is on screen (scene built, first frame coloured).
     void runShown();
     void runFailed(const QString& message);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
 
 private:
     void buildControls();
@@ -80,6 +91,7 @@ private:
     ChipId selected_ = -1;
 
     LatestOnlyRunner* runner_ = nullptr;
+    Explorer* explorer_ = nullptr;
     VtkView* view_ = nullptr;
     QLabel* placeholder_ = nullptr;
     QLabel* caption_ = nullptr;
@@ -90,8 +102,6 @@ private:
     QPushButton* cancel_ = nullptr;
     QSlider* scrubber_ = nullptr;
     QToolButton* play_ = nullptr;
-    QComboBox* topologyBox_ = nullptr;
-    QComboBox* algorithmBox_ = nullptr;
     QComboBox* layoutBox_ = nullptr;
     QComboBox* colorBox_ = nullptr;
     QComboBox* speedBox_ = nullptr;

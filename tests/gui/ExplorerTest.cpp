@@ -1,0 +1,147 @@
+// The configuration side of the window, on the offscreen platform (no 3-D view).
+#include "charts/BatchChart.hpp"
+#include "charts/BreakdownChart.hpp"
+#include "charts/ThroughputChart.hpp"
+#include "session/ScenarioDocument.hpp"
+#include "training/Presets.hpp"
+#include "widgets/ControlPanel.hpp"
+#include "widgets/Explorer.hpp"
+#include "widgets/MainWindow.hpp"
+
+#include <QComboBox>
+#include <QFile>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QSignalSpy>
+#include <QStackedBarSeries>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+using namespace podscope;
+using namespace podscope::ui;
+
+class ExplorerTest : public QObject {
+    Q_OBJECT
+
+private:
+    std::unique_ptr<MainWindow> window_;
+    Explorer* explorer_ = nullptr;
+
+    bool waitForAnalysis() {
+        QSignalSpy shown(explorer_, &Explorer::analysisShown);
+        return shown.wait(20000);
+    }
+
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void init() {
+        window_ = std::make_unique<MainWindow>(loadPreset("mlperf07-resnet50-tf-4096").scenario, false);
+        explorer_ = window_->explorer();
+        QSignalSpy shown(explorer_, &Explorer::analysisShown);
+        window_->show();
+        QVERIFY(shown.wait(20000));
+    }
+
+    void cleanup() { window_.reset(); }
+
+    void changingTheBatchChangesTheCharts() {
+        const auto before = explorer_->throughputChart()->modelSeries()->points();
+        const auto batchBefore = explorer_->batchChart()->timeSeries()->points();
+        QVERIFY(before.size() >= 5);
+        QComboBox* batch = explorer_->controls()->globalBatchBox();
+        const int smaller = batch->findData(QVariant::fromValue<qlonglong>(16384));
+        QVERIFY(smaller >= 0);
+        batch->setCurrentIndex(smaller);
+        QVERIFY(waitForAnalysis());
+        QCOMPARE(explorer_->document().scenario().globalBatch, 16384);
+        QVERIFY(explorer_->throughputChart()->modelSeries()->points() != before);
+        // A smaller batch on 4096 chips runs less efficiently per core: lower throughput there.
+        QVERIFY(explorer_->throughputChart()->modelSeries()->points().back().y() < before.back().y());
+        // The batch chart marks the current batch and the fastest one.
+        QCOMPARE(explorer_->batchChart()->fastestSeries()->count(), 1);
+        QVERIFY(explorer_->batchChart()->timeSeries()->points() == batchBefore); // same slice, same sweep
+    }
+
+    void everyPresetLoads() {
+        for (const std::string& name : presetNames()) {
+            explorer_->loadPreset(name);
+            QVERIFY2(waitForAnalysis(), name.c_str());
+            const TrainingAnalysis* analysis = explorer_->analysis();
+            QCOMPARE(analysis->scenario.workload, loadPreset(name).scenario.workload);
+            QVERIFY2(!analysis->byChips.empty(), name.c_str());
+            QVERIFY2(!analysis->measured.empty(), name.c_str()); // every preset has a measured point
+            QVERIFY(explorer_->breakdownChart()->series()->count() == 7);
+        }
+    }
+
+    void saveThenOpenRoundTrips() {
+        QTemporaryDir dir;
+        const QString file = dir.filePath("run.podscope.json");
+        explorer_->loadPreset("mlperf07-transformer-jax-4096");
+        QVERIFY(waitForAnalysis());
+        const Scenario saved = explorer_->document().scenario();
+        QCOMPARE(explorer_->saveFile(file), QString());
+        QVERIFY(!explorer_->document().isModified());
+        explorer_->loadPreset("mlperf07-gnmt-tf-512");
+        QVERIFY(waitForAnalysis());
+        QCOMPARE(explorer_->openFile(file), QString());
+        QVERIFY(sameScenario(explorer_->document().scenario(), saved));
+        QVERIFY(waitForAnalysis());
+        QCOMPARE(explorer_->analysis()->scenario.workload, std::string("transformer"));
+    }
+
+    void undoRestoresThePreviousState() {
+        const Scenario first = explorer_->document().scenario();
+        explorer_->loadPreset("mlperf07-bert-jax-4096");
+        QVERIFY(waitForAnalysis());
+        QVERIFY(!sameScenario(explorer_->document().scenario(), first));
+        explorer_->document().undoStack()->undo();
+        QVERIFY(sameScenario(explorer_->document().scenario(), first));
+        QVERIFY(waitForAnalysis());
+        QCOMPARE(explorer_->analysis()->scenario.workload, std::string("resnet50"));
+        explorer_->document().undoStack()->redo();
+        QCOMPARE(explorer_->document().scenario().workload, std::string("bert"));
+    }
+
+    void aBadFileIsRefusedAndNothingChanges() {
+        QTemporaryDir dir;
+        const QString file = dir.filePath("bad.podscope.json");
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write("{\n  \"preset\": \"mlperf07-resnet50-tf-4096\",\n  \"global_batch\": \"lots\"\n}\n");
+        out.close();
+        const Scenario before = explorer_->document().scenario();
+        const QString problem = explorer_->openFile(file);
+        QVERIFY2(problem.contains("global_batch"), qPrintable(problem));
+        QVERIFY(sameScenario(explorer_->document().scenario(), before));
+        QVERIFY(explorer_->document().path() != file);
+    }
+
+    void anImpossibleCombinationIsExplainedNotClamped() {
+        const auto before = explorer_->throughputChart()->modelSeries()->points();
+        Scenario impossible = explorer_->document().scenario();
+        impossible.globalBatch = 1000; // 8192 replicas cannot share 1000 examples
+        QSignalSpy failed(explorer_, &Explorer::analysisFailed);
+        explorer_->document().edit(impossible, "global batch 1000");
+        QVERIFY(failed.wait(20000));
+        QVERIFY2(explorer_->controls()->problemShown().contains("batch"), qPrintable(explorer_->controls()->problemShown()));
+        QCOMPARE(explorer_->document().scenario().globalBatch, 1000); // kept as typed, not clamped
+        QVERIFY(explorer_->throughputChart()->modelSeries()->points() == before); // charts keep the last valid one
+    }
+
+    void pinningABaselineShowsDeltas() {
+        explorer_->pinBaseline();
+        QVERIFY(explorer_->deltas().contains("+0.0 %"));
+        Scenario doubled = explorer_->document().scenario();
+        doubled.linkBandwidthGBps = 164;
+        explorer_->document().edit(doubled, "link bandwidth");
+        QVERIFY(waitForAnalysis());
+        QVERIFY2(explorer_->deltas().contains("time to train -"), qPrintable(explorer_->deltas()));
+    }
+};
+
+QTEST_MAIN(ExplorerTest)
+#include "ExplorerTest.moc"

@@ -1,0 +1,97 @@
+#include "charts/BreakdownChart.hpp"
+
+#include "charts/ChartStyle.hpp"
+#include "color/ColorScale.hpp"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QCursor>
+#include <QStackedBarSeries>
+#include <QToolTip>
+#include <QValueAxis>
+
+#include <algorithm>
+
+namespace podscope::ui {
+namespace {
+
+struct Part {
+    const char* name;
+    double StepBreakdown::*field;
+};
+constexpr Part kParts[] = {{"compute", &StepBreakdown::compute},
+                           {"exposed gradient sync", &StepBreakdown::gradientSyncExposed},
+                           {"model-parallel comm", &StepBreakdown::modelParallelComm},
+                           {"optimizer", &StepBreakdown::optimizer},
+                           {"input stall", &StepBreakdown::inputStall},
+                           {"evaluation", &StepBreakdown::evalAmortized},
+                           {"overhead", &StepBreakdown::overhead}};
+
+} // namespace
+
+BreakdownChart::BreakdownChart(QWidget* parent)
+    : QChartView(parent)
+    , series_(new QStackedBarSeries)
+    , categories_(new QBarCategoryAxis)
+    , milliseconds_(new QValueAxis) {
+    auto* chart = new QChart;
+    styleChart(chart, tr("Step time breakdown"));
+    chart->addSeries(series_);
+    milliseconds_->setTitleText(tr("ms per step"));
+    milliseconds_->setLabelFormat("%.1f");
+    chart->addAxis(categories_, Qt::AlignBottom);
+    chart->addAxis(milliseconds_, Qt::AlignLeft);
+    series_->attachAxis(categories_);
+    series_->attachAxis(milliseconds_);
+    setChart(chart);
+    setRenderHint(QPainter::Antialiasing);
+    connect(series_, &QStackedBarSeries::hovered, this, [](bool status, int index, QBarSet* set) {
+        if (status) {
+            QToolTip::showText(QCursor::pos(), QString("%1: %2 ms").arg(set->label()).arg(set->at(index), 0, 'f', 3));
+        } else {
+            QToolTip::hideText();
+        }
+    });
+}
+
+void BreakdownChart::setCurrent(const StepBreakdown& breakdown) {
+    current_ = breakdown;
+    rebuild();
+}
+
+void BreakdownChart::setBaseline(const std::optional<StepBreakdown>& baseline) {
+    baseline_ = baseline;
+    rebuild();
+}
+
+void BreakdownChart::rebuild() {
+    series_->clear();
+    QStringList columns;
+    std::vector<const StepBreakdown*> shown;
+    if (current_) {
+        columns << tr("current");
+        shown.push_back(&*current_);
+    }
+    if (baseline_) {
+        columns << tr("baseline");
+        shown.push_back(&*baseline_);
+    }
+    double top = 0;
+    for (std::size_t i = 0; i < std::size(kParts); ++i) {
+        auto* set = new QBarSet(tr(kParts[i].name));
+        const Rgb color = categoryColor(static_cast<int>(i));
+        set->setColor(QColor(color.r, color.g, color.b));
+        for (const StepBreakdown* b : shown) {
+            set->append(b->*kParts[i].field * 1e3);
+        }
+        series_->append(set);
+    }
+    for (const StepBreakdown* b : shown) {
+        top = std::max(top, b->total() * 1e3);
+    }
+    categories_->clear();
+    categories_->append(columns);
+    milliseconds_->setRange(0, top > 0 ? top * 1.1 : 1);
+}
+
+} // namespace podscope::ui

@@ -1,0 +1,103 @@
+#include "view/TrainingAnalysis.hpp"
+
+#include "common/InputError.hpp"
+#include "topology/Hardware.hpp"
+#include "topology/TopologyPresets.hpp"
+#include "training/Presets.hpp"
+#include "training/ScenarioJson.hpp"
+#include "workload/Workload.hpp"
+
+#include <algorithm>
+
+namespace podscope::ui {
+namespace {
+
+constexpr std::int64_t kSliceChips[] = {16, 32, 64, 128, 256, 512, 1024, 2048, 4096};
+
+std::optional<SweepPoint> tryPoint(const Scenario& scenario, double x) {
+    try {
+        const TrainingResult r = simulateTraining(scenario);
+        return SweepPoint{x, r.throughputExamplesPerS, r.timeToTrainS, r.epochs};
+    } catch (const InputError&) {
+        return std::nullopt; // e.g. fewer examples than replicas at this size
+    }
+}
+
+} // namespace
+
+TrainingAnalysis analyzeTraining(const Scenario& scenario) {
+    TrainingAnalysis analysis;
+    analysis.scenario = scenario;
+    analysis.result = simulateTraining(scenario);
+
+    for (std::int64_t chips : kSliceChips) {
+        Scenario point = scenario;
+        useStandardSlice(point, chips);
+        if (auto p = tryPoint(point, static_cast<double>(chips))) {
+            analysis.byChips.push_back(*p);
+        }
+    }
+
+    // Global batches that give every replica the same whole number of examples.
+    const auto replicas = analysis.result.plan.replicas;
+    std::vector<std::int64_t> batches;
+    for (std::int64_t perReplica = 1; perReplica <= 2048; perReplica *= 2) {
+        batches.push_back(replicas * perReplica);
+    }
+    batches.push_back(scenario.globalBatch);
+    std::sort(batches.begin(), batches.end());
+    batches.erase(std::unique(batches.begin(), batches.end()), batches.end());
+    for (std::int64_t batch : batches) {
+        Scenario point = scenario;
+        point.globalBatch = batch;
+        if (auto p = tryPoint(point, static_cast<double>(batch))) {
+            analysis.byBatch.push_back(*p);
+        }
+    }
+    for (std::size_t i = 0; i < analysis.byBatch.size(); ++i) {
+        if (!analysis.fastestBatch ||
+            analysis.byBatch[i].timeToTrainS < analysis.byBatch[*analysis.fastestBatch].timeToTrainS) {
+            analysis.fastestBatch = i;
+        }
+    }
+
+    for (const std::string& name : presetNames()) {
+        const Preset preset = loadPreset(name);
+        if (preset.scenario.workload != scenario.workload || !preset.reference.stepTimeS) {
+            continue;
+        }
+        const Topology topology(resolveTopology(preset.scenario.topology, preset.scenario.wrap,
+                                                loadHardware(preset.scenario.hardware)));
+        analysis.measured.push_back({name, static_cast<double>(topology.chipCount()),
+                                     static_cast<double>(preset.scenario.globalBatch),
+                                     preset.scenario.globalBatch / *preset.reference.stepTimeS,
+                                     preset.reference.timeToTrainS});
+    }
+    return analysis;
+}
+
+ViewScenario gradientSyncView(const Scenario& scenario, const TrainingResult& result) {
+    ViewScenario view;
+    view.topology = scenario.topology;
+    view.wrap = scenario.wrap;
+    const Workload workload = loadWorkload(scenario.workload);
+    const bool tensor = result.plan.kind == ModelParallelKind::Tensor;
+    // With weight-update sharding the gradients are reduce-scattered and the weights gathered
+    // back: on the links, the same traffic as an all-reduce.
+    view.collective.op = CollectiveOp::AllReduce;
+    view.collective.algorithm = scenario.gradient.algorithm;
+    view.collective.element = scenario.gradient.precision;
+    view.collective.chunks = scenario.gradient.chunks;
+    view.collective.bytesPerChip = workload.parameters * elementBytes(scenario.gradient.precision) /
+                                   (tensor ? result.plan.chipsPerReplica : 1);
+    if (tensor && result.plan.chipsPerReplica > 1) {
+        view.collective.groups = {GroupLayout::Kind::AcrossTiles, result.plan.replicaTile};
+    }
+    view.modelParallelTile = result.plan.replicaTile;
+    if (view.modelParallelTile.empty()) {
+        view.modelParallelTile = {1, 1};
+    }
+    return view;
+}
+
+} // namespace podscope::ui

@@ -1,0 +1,312 @@
+#include "widgets/ControlPanel.hpp"
+
+#include "topology/Hardware.hpp"
+#include "topology/TopologyPresets.hpp"
+#include "training/Framework.hpp"
+#include "training/ScenarioJson.hpp"
+#include "workload/Workload.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace podscope::ui {
+namespace {
+
+constexpr std::int64_t kSlices[] = {16, 32, 64, 128, 256, 512, 1024, 2048, 4096};
+
+// Which group shows a problem, from the field an InputError names.
+QString groupOfField(const QString& message) {
+    const QString field = message.section(':', 0, 0);
+    if (field.contains("batch") || field.contains("model_parallel") || field.contains("model-parallel")) {
+        return "parallelism";
+    }
+    if (field.contains("topology") || field.contains("chips") || field.contains("wrap") || field.contains("link")) {
+        return "topology";
+    }
+    if (field.contains("input") || field.contains("host") || field.contains("cache") || field.contains("prefetch")) {
+        return "input";
+    }
+    if (field.contains("gradient") || field.contains("algorithm") || field.contains("chunks") ||
+        field.contains("weight_update")) {
+        return "gradients";
+    }
+    return "model";
+}
+
+QLabel* problemLabel(QWidget* parent) {
+    auto* label = new QLabel(parent);
+    label->setWordWrap(true);
+    label->setStyleSheet("color: #c0392b;");
+    label->setVisible(false);
+    return label;
+}
+
+} // namespace
+
+ControlPanel::ControlPanel(QWidget* parent)
+    : QWidget(parent) {
+    build();
+}
+
+void ControlPanel::build() {
+    auto* column = new QVBoxLayout(this);
+    auto group = [&](const QString& key, const QString& title) {
+        auto* box = new QGroupBox(title, this);
+        auto* form = new QFormLayout(box);
+        form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+        problems_[key] = problemLabel(box);
+        column->addWidget(box);
+        return form;
+    };
+
+    auto* model = group("model", tr("Model"));
+    workload_ = new QComboBox(this);
+    for (const auto& name : workloadNames()) {
+        workload_->addItem(QString::fromStdString(name));
+    }
+    workload_->setToolTip(tr("The MLPerf v0.7 model: its FLOPs, parameters, convergence and input cost come from resources/workloads"));
+    framework_ = new QComboBox(this);
+    for (const auto& name : frameworkNames()) {
+        framework_->addItem(QString::fromStdString(name));
+    }
+    framework_->setToolTip(tr("TF: one controller for all hosts (longer start-up, host round trips per loop). "
+                              "JAX: one process per host, the whole loop compiled to the device"));
+    evalMode_ = new QComboBox(this);
+    evalMode_->addItems({tr("as the model does"), "sync", "async"});
+    evalMode_->setToolTip(tr("Distributed evaluation: synchronous (training waits) or overlapped with training"));
+    model->addRow(tr("Model"), workload_);
+    model->addRow(tr("Framework"), framework_);
+    model->addRow(tr("Evaluation"), evalMode_);
+    model->addRow(problems_["model"]);
+
+    auto* topology = group("topology", tr("Topology"));
+    topology_ = new QComboBox(this);
+    for (std::int64_t chips : kSlices) {
+        const auto slice = standardSlice(chips);
+        QString wrap;
+        for (std::size_t d = 0; d < slice.wrap.size(); ++d) {
+            wrap += slice.wrap[d] ? QString("xy"[d]) : "";
+        }
+        topology_->addItem(tr("%1 chips (%2x%3, wrap %4)")
+                               .arg(chips)
+                               .arg(slice.dims[0])
+                               .arg(slice.dims[1])
+                               .arg(wrap.isEmpty() ? tr("none") : wrap),
+                           QVariant::fromValue<qlonglong>(chips));
+    }
+    topology_->setToolTip(tr("Standard TPU-v3 slices by chip count; 4096 is the multipod (four 32x32 pods "
+                             "joined along X, wrap-around in Y only)"));
+    linkBandwidth_ = new QDoubleSpinBox(this);
+    linkBandwidth_->setRange(1, 10000);
+    linkBandwidth_->setDecimals(1);
+    linkBandwidth_->setSuffix(" GB/s");
+    linkBandwidth_->setToolTip(tr("Inter-chip link bandwidth per direction (TPU-v3: 82 GB/s = 656 Gbit/s)"));
+    topology->addRow(tr("Slice"), topology_);
+    topology->addRow(tr("Link bandwidth"), linkBandwidth_);
+    topology->addRow(problems_["topology"]);
+
+    auto* parallelism = group("parallelism", tr("Parallelism"));
+    globalBatch_ = new QComboBox(this);
+    globalBatch_->setToolTip(tr("Global batch (examples per step). Only values that give every replica the same "
+                                "whole number of examples are offered; larger batches need more epochs"));
+    modelParallel_ = new QComboBox(this);
+    for (int m : {1, 2, 4, 8, 16}) {
+        modelParallel_->addItem(QString::number(m), m);
+    }
+    modelParallel_->setToolTip(tr("Cores per replica: the two cores of a chip first, then a tile of chips"));
+    modelParallelKind_ = new QComboBox(this);
+    modelParallelKind_->addItems({"none", "spatial", "tensor"});
+    modelParallelKind_->setToolTip(tr("Spatial partitioning (images split across cores, halo exchange) or "
+                                      "tensor partitioning (Megatron-style splits, activation all-reduces)"));
+    parallelism->addRow(tr("Global batch"), globalBatch_);
+    parallelism->addRow(tr("Model parallel"), modelParallel_);
+    parallelism->addRow(tr("Kind"), modelParallelKind_);
+    parallelism->addRow(problems_["parallelism"]);
+
+    auto* gradients = group("gradients", tr("Gradient summation"));
+    weightUpdateSharding_ = new QCheckBox(tr("Weight-update sharding"), this);
+    weightUpdateSharding_->setToolTip(tr("Reduce-scatter the gradients, update a shard of the weights on each "
+                                         "replica, all-gather them back, instead of all-reduce plus a replicated update"));
+    precision_ = new QComboBox(this);
+    precision_->addItems({"bf16", "fp32"});
+    precision_->setToolTip(tr("Element type of the summed gradients (bytes on the links)"));
+    algorithm_ = new QComboBox(this);
+    algorithm_->addItems({"2d", "ring", "bidir-ring", "flat-ring"});
+    algorithm_->setToolTip(tr("2d: reduce-scatter along one dimension then the other, bidirectional rings where "
+                              "a dimension wraps; flat-ring: one ring over all chips"));
+    chunks_ = new QSpinBox(this);
+    chunks_->setRange(1, 64);
+    chunks_->setToolTip(tr("Chunks that pipeline through the ring steps"));
+    gradients->addRow(weightUpdateSharding_);
+    gradients->addRow(tr("Precision"), precision_);
+    gradients->addRow(tr("Algorithm"), algorithm_);
+    gradients->addRow(tr("Chunks"), chunks_);
+    gradients->addRow(problems_["gradients"]);
+
+    auto* input = group("input", tr("Host input pipeline"));
+    hostCores_ = new QDoubleSpinBox(this);
+    hostCores_->setRange(0, 1024);
+    hostCores_->setDecimals(0);
+    hostCores_->setSpecialValueText(tr("platform default"));
+    hostCores_->setToolTip(tr("CPU cores per host for reading, decoding, augmenting and batching (8 chips per host)"));
+    decodedCache_ = new QCheckBox(tr("Decoded-example cache in host RAM"), this);
+    decodedCache_->setToolTip(tr("Skip decoding each step (the paper caches decoded JPEGs above 2048 replicas)"));
+    prefetch_ = new QSpinBox(this);
+    prefetch_->setRange(1, 1000);
+    prefetch_->setSuffix(tr(" batches"));
+    prefetch_->setToolTip(tr("Prefetch depth: hides jitter, not a steady shortfall"));
+    input->addRow(tr("CPU cores"), hostCores_);
+    input->addRow(decodedCache_);
+    input->addRow(tr("Prefetch"), prefetch_);
+    input->addRow(problems_["input"]);
+    column->addStretch(1);
+
+    auto comboEdit = [this](QComboBox* box, const QString& what) {
+        connect(box, &QComboBox::currentIndexChanged, this, [this, box, what] { emitEdit(what + " " + box->currentText()); });
+    };
+    comboEdit(workload_, tr("model"));
+    comboEdit(framework_, tr("framework"));
+    comboEdit(evalMode_, tr("evaluation"));
+    comboEdit(topology_, tr("slice"));
+    comboEdit(globalBatch_, tr("global batch"));
+    comboEdit(modelParallel_, tr("model parallel"));
+    comboEdit(modelParallelKind_, tr("model-parallel kind"));
+    comboEdit(precision_, tr("precision"));
+    comboEdit(algorithm_, tr("algorithm"));
+    connect(linkBandwidth_, &QDoubleSpinBox::valueChanged, this, [this] { emitEdit(tr("link bandwidth")); });
+    connect(chunks_, &QSpinBox::valueChanged, this, [this] { emitEdit(tr("chunks")); });
+    connect(hostCores_, &QDoubleSpinBox::valueChanged, this, [this] { emitEdit(tr("host CPU cores")); });
+    connect(prefetch_, &QSpinBox::valueChanged, this, [this] { emitEdit(tr("prefetch")); });
+    connect(weightUpdateSharding_, &QCheckBox::toggled, this, [this] { emitEdit(tr("weight-update sharding")); });
+    connect(decodedCache_, &QCheckBox::toggled, this, [this] { emitEdit(tr("decoded cache")); });
+}
+
+void ControlPanel::emitEdit(const QString& what) {
+    if (!updating_) {
+        emit edited(read(), what);
+    }
+}
+
+Scenario ControlPanel::read() const {
+    Scenario s = shown_;
+    s.workload = workload_->currentText().toStdString();
+    s.framework = framework_->currentText().toStdString();
+    s.evalMode = evalMode_->currentIndex() == 0 ? std::nullopt
+                 : evalMode_->currentIndex() == 1 ? std::optional<EvalMode>(EvalMode::Sync)
+                                                 : std::optional<EvalMode>(EvalMode::Async);
+    const auto chips = topology_->currentData().toLongLong();
+    if (chips > 0 && topology_->currentIndex() != shownSlice_) {
+        useStandardSlice(s, chips); // only when the user picked another slice: keeps the file's naming
+    }
+    s.linkBandwidthGBps = linkBandwidth_->value();
+    if (globalBatch_->currentIndex() >= 0) {
+        s.globalBatch = globalBatch_->currentData().toLongLong();
+    }
+    s.modelParallel = modelParallel_->currentData().toInt();
+    s.modelParallelKind = parseModelParallelKind(modelParallelKind_->currentText().toStdString(), "model_parallel.kind");
+    s.weightUpdateSharding = weightUpdateSharding_->isChecked();
+    s.gradient.precision = parseElementType(precision_->currentText().toStdString());
+    s.gradient.algorithm = parseAlgorithm(algorithm_->currentText().toStdString());
+    s.gradient.chunks = chunks_->value();
+    s.input.cpuCores = hostCores_->value();
+    s.input.decodedCache = decodedCache_->isChecked();
+    s.input.prefetchBatches = prefetch_->value();
+    return s;
+}
+
+void ControlPanel::setScenario(const Scenario& s) {
+    updating_ = true;
+    shown_ = s;
+    workload_->setCurrentText(QString::fromStdString(s.workload));
+    framework_->setCurrentText(QString::fromStdString(s.framework));
+    evalMode_->setCurrentIndex(!s.evalMode ? 0 : *s.evalMode == EvalMode::Sync ? 1 : 2);
+    // The slice whose grid is this scenario's, however the scenario names it.
+    auto grid = [](const Scenario& scenario) {
+        try {
+            const TopologySpec spec = resolveTopology(scenario.topology, scenario.wrap, loadHardware(scenario.hardware));
+            return std::make_pair(spec.dims, spec.wrap);
+        } catch (const std::exception&) {
+            return std::make_pair(std::vector<int>{}, std::vector<bool>{});
+        }
+    };
+    const auto wanted = grid(s);
+    int slice = -1;
+    for (int i = 0; i < topology_->count() && slice < 0; ++i) {
+        const auto chips = topology_->itemData(i).toLongLong();
+        if (chips > 0) {
+            Scenario probe = s;
+            useStandardSlice(probe, chips);
+            if (grid(probe) == wanted) {
+                slice = i;
+            }
+        } else if (topology_->itemText(i).toStdString() == s.topology) {
+            slice = i;
+        }
+    }
+    if (slice < 0) {
+        // A topology that is no standard slice (from a file): shown, kept until changed.
+        topology_->addItem(QString::fromStdString(s.topology), QVariant::fromValue<qlonglong>(0));
+        slice = topology_->count() - 1;
+    }
+    topology_->setCurrentIndex(slice);
+    shownSlice_ = slice;
+    linkBandwidth_->setValue(s.linkBandwidthGBps ? *s.linkBandwidthGBps : loadHardware(s.hardware).linkBandwidthBps / 1e9);
+    if (globalBatch_->findData(QVariant::fromValue<qlonglong>(s.globalBatch)) < 0) {
+        globalBatch_->addItem(QString::number(s.globalBatch), QVariant::fromValue<qlonglong>(s.globalBatch));
+    }
+    globalBatch_->setCurrentIndex(globalBatch_->findData(QVariant::fromValue<qlonglong>(s.globalBatch)));
+    modelParallel_->setCurrentIndex(modelParallel_->findData(s.modelParallel));
+    modelParallelKind_->setCurrentText(QString::fromStdString(toString(s.modelParallelKind)));
+    weightUpdateSharding_->setChecked(s.weightUpdateSharding);
+    precision_->setCurrentText(QString::fromStdString(toString(s.gradient.precision)));
+    algorithm_->setCurrentText(QString::fromStdString(toString(s.gradient.algorithm)));
+    chunks_->setValue(s.gradient.chunks);
+    hostCores_->setValue(s.input.cpuCores);
+    decodedCache_->setChecked(s.input.decodedCache);
+    prefetch_->setValue(s.input.prefetchBatches);
+    updating_ = false;
+}
+
+void ControlPanel::setAnalysis(const TrainingAnalysis& analysis) {
+    updating_ = true;
+    globalBatch_->clear();
+    for (const auto& point : analysis.byBatch) {
+        const auto batch = static_cast<qlonglong>(point.x);
+        globalBatch_->addItem(QString::number(batch), QVariant::fromValue(batch));
+    }
+    const auto current = QVariant::fromValue<qlonglong>(analysis.scenario.globalBatch);
+    if (globalBatch_->findData(current) < 0) {
+        globalBatch_->addItem(QString::number(analysis.scenario.globalBatch), current);
+    }
+    globalBatch_->setCurrentIndex(globalBatch_->findData(current));
+    updating_ = false;
+}
+
+void ControlPanel::showProblem(const QString& message) {
+    for (auto& [group, label] : problems_) {
+        label->setVisible(false);
+        label->clear();
+    }
+    if (!message.isEmpty()) {
+        QLabel* label = problems_[groupOfField(message)];
+        label->setText(message);
+        label->setVisible(true);
+    }
+}
+
+QString ControlPanel::problemShown() const {
+    for (const auto& [group, label] : problems_) {
+        if (label->isVisible()) {
+            return label->text();
+        }
+    }
+    return {};
+}
+
+} // namespace podscope::ui

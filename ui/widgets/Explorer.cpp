@@ -1,0 +1,281 @@
+#include "widgets/Explorer.hpp"
+
+#include "charts/BatchChart.hpp"
+#include "charts/BreakdownChart.hpp"
+#include "charts/LinkUseChart.hpp"
+#include "charts/ThroughputChart.hpp"
+#include "training/Presets.hpp"
+#include "widgets/ControlPanel.hpp"
+#include "widgets/LatestOnlyRunner.hpp"
+#include "widgets/MainWindow.hpp"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QScrollArea>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+namespace podscope::ui {
+namespace {
+
+constexpr int kRecentFiles = 8;
+
+QString signedPercent(double now, double before) {
+    if (before <= 0) {
+        return "-";
+    }
+    return QString("%1%2 %").arg(now >= before ? "+" : "").arg(100.0 * (now - before) / before, 0, 'f', 1);
+}
+
+} // namespace
+
+Explorer::Explorer(MainWindow& window, const Scenario& initial)
+    : QObject(&window)
+    , window_(window)
+    , document_(new ScenarioDocument(initial, this))
+    , runner_(new LatestOnlyRunner(this)) {
+    buildDocks();
+    buildMenus();
+    connect(document_, &ScenarioDocument::changed, this, [this] {
+        controls_->setScenario(document_->scenario());
+        updateTitle();
+        requestAnalysis();
+    });
+    connect(document_->undoStack(), &QUndoStack::cleanChanged, this, &Explorer::updateTitle);
+    connect(controls_, &ControlPanel::edited, this,
+            [this](const Scenario& scenario, const QString& what) { document_->edit(scenario, what); });
+    connect(runner_, &LatestOnlyRunner::finished, this, [this](std::shared_ptr<const void> result) {
+        showAnalysis(std::static_pointer_cast<const TrainingAnalysis>(result));
+    });
+    connect(runner_, &LatestOnlyRunner::failed, this, [this](const QString& message) {
+        // The charts keep the last valid configuration; the problem shows by its control.
+        controls_->showProblem(message);
+        window_.statusBar()->showMessage(tr("Not simulated: %1").arg(message));
+        emit analysisFailed(message);
+    });
+    // The 3-D view's simulation feeds the link chart.
+    connect(&window_, &MainWindow::runShown, this, [this] {
+        if (window_.currentRun()) {
+            links_->setRun(*window_.currentRun());
+        }
+    });
+}
+
+void Explorer::start() {
+    controls_->setScenario(document_->scenario());
+    QSettings settings;
+    window_.restoreGeometry(settings.value("window/geometry").toByteArray());
+    window_.restoreState(settings.value("window/state").toByteArray());
+    updateTitle();
+    requestAnalysis();
+}
+
+void Explorer::buildDocks() {
+    controls_ = new ControlPanel;
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(controls_);
+    scroll->setWidgetResizable(true);
+    scroll->setMinimumWidth(250);
+    auto* controlDock = new QDockWidget(tr("Configuration"), &window_);
+    controlDock->setObjectName("configurationDock");
+    controlDock->setWidget(scroll);
+    window_.addDockWidget(Qt::LeftDockWidgetArea, controlDock);
+
+    throughput_ = new ThroughputChart;
+    breakdown_ = new BreakdownChart;
+    batch_ = new BatchChart;
+    links_ = new LinkUseChart;
+    auto* tabs = new QTabWidget;
+    auto* breakdownPage = new QWidget;
+    auto* breakdownColumn = new QVBoxLayout(breakdownPage);
+    breakdownColumn->setContentsMargins(0, 0, 0, 0);
+    breakdownColumn->addWidget(breakdown_, 1);
+    deltas_ = new QLabel(tr("Pin a baseline (Ctrl+B) to compare."));
+    breakdownColumn->addWidget(deltas_);
+    tabs->addTab(throughput_, tr("Scaling"));
+    tabs->addTab(breakdownPage, tr("Step breakdown"));
+    tabs->addTab(batch_, tr("Batch size"));
+    tabs->addTab(links_, tr("Links"));
+    tabs->setMinimumHeight(170);
+    auto* chartDock = new QDockWidget(tr("Charts"), &window_);
+    chartDock->setObjectName("chartDock");
+    chartDock->setWidget(tabs);
+    window_.addDockWidget(Qt::BottomDockWidgetArea, chartDock);
+}
+
+void Explorer::buildMenus() {
+    QMenuBar* bar = window_.menuBar();
+    QMenu* file = bar->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open..."), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(&window_, tr("Open configuration"), {},
+                                                          tr("PodScope configurations (*.podscope.json *.json)"));
+        if (!path.isEmpty()) {
+            const QString problem = openFile(path);
+            if (!problem.isEmpty()) {
+                QMessageBox::warning(&window_, tr("Cannot open"), problem);
+            }
+        }
+    });
+    open->setShortcut(QKeySequence::Open);
+    recentMenu_ = file->addMenu(tr("Open &recent"));
+    QAction* save = file->addAction(tr("&Save"), this, [this] {
+        QString path = document_->path();
+        if (path.isEmpty()) {
+            path = QFileDialog::getSaveFileName(&window_, tr("Save configuration"), "config.podscope.json",
+                                                tr("PodScope configurations (*.podscope.json)"));
+        }
+        if (!path.isEmpty()) {
+            const QString problem = saveFile(path);
+            if (!problem.isEmpty()) {
+                QMessageBox::warning(&window_, tr("Cannot save"), problem);
+            }
+        }
+    });
+    save->setShortcut(QKeySequence::Save);
+    QAction* saveAs = file->addAction(tr("Save &as..."), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(&window_, tr("Save configuration"), "config.podscope.json",
+                                                          tr("PodScope configurations (*.podscope.json)"));
+        if (!path.isEmpty()) {
+            const QString problem = saveFile(path);
+            if (!problem.isEmpty()) {
+                QMessageBox::warning(&window_, tr("Cannot save"), problem);
+            }
+        }
+    });
+    saveAs->setShortcut(QKeySequence::SaveAs);
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), &window_, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+    refreshRecentMenu();
+
+    QMenu* edit = bar->addMenu(tr("&Edit"));
+    QAction* undo = document_->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = document_->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+
+    QMenu* presets = bar->addMenu(tr("&Presets"));
+    for (const std::string& name : presetNames()) {
+        const Preset preset = podscope::loadPreset(name);
+        QAction* action = presets->addAction(QString::fromStdString(name), this, [this, name] { loadPreset(name); });
+        action->setToolTip(QString::fromStdString(preset.description));
+        action->setStatusTip(QString::fromStdString(preset.description));
+    }
+
+    QMenu* compare = bar->addMenu(tr("&Compare"));
+    QAction* pin = compare->addAction(tr("&Pin as baseline"), this, &Explorer::pinBaseline);
+    pin->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+    compare->addAction(tr("&Clear baseline"), this, [this] {
+        baseline_.reset();
+        breakdown_->setBaseline(std::nullopt);
+        deltas_->setText(tr("Pin a baseline (Ctrl+B) to compare."));
+    });
+    window_.addActions({open, save, saveAs, undo, redo, pin});
+}
+
+void Explorer::requestAnalysis() {
+    runner_->request([scenario = document_->scenario()]() -> std::shared_ptr<const void> {
+        return std::make_shared<TrainingAnalysis>(analyzeTraining(scenario));
+    });
+}
+
+void Explorer::showAnalysis(std::shared_ptr<const TrainingAnalysis> analysis) {
+    analysis_ = std::move(analysis);
+    controls_->showProblem({});
+    controls_->setAnalysis(*analysis_);
+    throughput_->setAnalysis(*analysis_);
+    breakdown_->setCurrent(analysis_->result.breakdown);
+    batch_->setAnalysis(*analysis_);
+    deltas_->setText(deltas());
+    const auto& r = analysis_->result;
+    window_.statusBar()->showMessage(tr("Bottleneck: %1   time to train %2 s   step %3 ms   %4 examples/s")
+                                         .arg(QString::fromStdString(r.bottleneck))
+                                         .arg(r.timeToTrainS, 0, 'f', 2)
+                                         .arg(r.stepTimeS * 1e3, 0, 'f', 2)
+                                         .arg(r.throughputExamplesPerS, 0, 'f', 0));
+    window_.showScenario(gradientSyncView(analysis_->scenario, r));
+    emit analysisShown();
+}
+
+QString Explorer::openFile(const QString& path) {
+    const QString problem = document_->open(path);
+    if (problem.isEmpty()) {
+        rememberRecent(path);
+    }
+    return problem;
+}
+
+QString Explorer::saveFile(const QString& path) {
+    const QString problem = document_->save(path);
+    if (problem.isEmpty()) {
+        rememberRecent(path);
+        updateTitle();
+    }
+    return problem;
+}
+
+void Explorer::loadPreset(const std::string& name) {
+    document_->edit(podscope::loadPreset(name).scenario, tr("preset %1").arg(QString::fromStdString(name)));
+}
+
+void Explorer::pinBaseline() {
+    if (!analysis_) {
+        return;
+    }
+    baseline_ = analysis_->result;
+    breakdown_->setBaseline(baseline_->breakdown);
+    deltas_->setText(deltas());
+}
+
+QString Explorer::deltas() const {
+    if (!baseline_ || !analysis_) {
+        return tr("Pin a baseline (Ctrl+B) to compare.");
+    }
+    const auto& now = analysis_->result;
+    return tr("Against the baseline: time to train %1, step time %2, throughput %3")
+        .arg(signedPercent(now.timeToTrainS, baseline_->timeToTrainS))
+        .arg(signedPercent(now.stepTimeS, baseline_->stepTimeS))
+        .arg(signedPercent(now.throughputExamplesPerS, baseline_->throughputExamplesPerS));
+}
+
+void Explorer::rememberRecent(const QString& path) {
+    QSettings settings;
+    QStringList recent = settings.value("recentFiles").toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kRecentFiles) {
+        recent.removeLast();
+    }
+    settings.setValue("recentFiles", recent);
+    refreshRecentMenu();
+}
+
+void Explorer::refreshRecentMenu() {
+    recentMenu_->clear();
+    const QStringList recent = QSettings().value("recentFiles").toStringList();
+    for (const QString& path : recent) {
+        recentMenu_->addAction(path, this, [this, path] {
+            const QString problem = openFile(path);
+            if (!problem.isEmpty()) {
+                QMessageBox::warning(&window_, tr("Cannot open"), problem);
+            }
+        });
+    }
+    recentMenu_->setEnabled(!recent.isEmpty());
+}
+
+void Explorer::updateTitle() {
+    const QString name = document_->path().isEmpty() ? tr("untitled") : document_->path();
+    window_.setWindowTitle(QString("%1%2 - PodScope").arg(name, document_->isModified() ? "*" : ""));
+}
+
+} // namespace podscope::ui

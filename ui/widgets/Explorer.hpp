@@ -1,0 +1,76 @@
+#pragma once
+
+#include "session/ScenarioDocument.hpp"
+#include "view/TrainingAnalysis.hpp"
+
+#include <QObject>
+
+#include <memory>
+#include <optional>
+
+class QLabel;
+class QMenu;
+
+namespace podscope::ui {
+
+class BatchChart;
+class BreakdownChart;
+class ControlPanel;
+class LatestOnlyRunner;
+class LinkUseChart;
+class MainWindow;
+class ThroughputChart;
+
+// The exploring half of the main window: the configuration document with its controls, menus
+// (file, edit, presets), charts and baseline. Every change is analysed off the UI thread; the
+// result updates the charts and tells the window which collective to replay.
+class Explorer : public QObject {
+    Q_OBJECT
+public:
+    Explorer(MainWindow& window, const Scenario& initial);
+    // Runs the first analysis and restores the window layout; call once the window is built.
+    void start();
+
+    ScenarioDocument& document() { return *document_; }
+    ControlPanel* controls() const { return controls_; }
+    ThroughputChart* throughputChart() const { return throughput_; }
+    BreakdownChart* breakdownChart() const { return breakdown_; }
+    BatchChart* batchChart() const { return batch_; }
+    LinkUseChart* linkChart() const { return links_; }
+    const TrainingAnalysis* analysis() const { return analysis_.get(); }
+
+    // Returns the problem, or an empty string; a failed open changes nothing.
+    QString openFile(const QString& path);
+    QString saveFile(const QString& path);
+    void loadPreset(const std::string& name);
+    void pinBaseline();
+    QString deltas() const;
+
+signals:
+    void analysisShown();
+    void analysisFailed(const QString& message);
+
+private:
+    void buildMenus();
+    void buildDocks();
+    void requestAnalysis();
+    void showAnalysis(std::shared_ptr<const TrainingAnalysis> analysis);
+    void rememberRecent(const QString& path);
+    void refreshRecentMenu();
+    void updateTitle();
+
+    MainWindow& window_;
+    ScenarioDocument* document_;
+    LatestOnlyRunner* runner_;
+    ControlPanel* controls_ = nullptr;
+    ThroughputChart* throughput_ = nullptr;
+    BreakdownChart* breakdown_ = nullptr;
+    BatchChart* batch_ = nullptr;
+    LinkUseChart* links_ = nullptr;
+    QLabel* deltas_ = nullptr;
+    QMenu* recentMenu_ = nullptr;
+    std::shared_ptr<const TrainingAnalysis> analysis_;
+    std::optional<TrainingResult> baseline_;
+};
+
+} // namespace podscope::ui
