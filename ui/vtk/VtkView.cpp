@@ -3,6 +3,7 @@
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QOpenGLContext>
+#include <QOpenGLFunctions>
 #include <QOpenGLWindow>
 #include <QVBoxLayout>
 #include <QWheelEvent>
@@ -155,6 +156,7 @@ struct VtkView::Impl {
     std::vector<double> renderTimesMs;
     double lastRenderMs = 0;
     bool fitPending = false;
+    bool userMovedCamera = false; // until then, the camera refits when the view is resized
 };
 
 // The native window VTK renders into; it hands everything to its VtkView.
@@ -273,7 +275,25 @@ VtkView::~VtkView() {
 
 void VtkView::requestRender() { surface_->update(); }
 
-QImage VtkView::grabFramebuffer() { return surface_->grabFramebuffer(); }
+QImage VtkView::grabFramebuffer() {
+    // QOpenGLWindow::grabFramebuffer reads whatever the back buffer holds after the last swap,
+    // which is undefined: render a fresh frame and read it before it is swapped.
+    if (!surface_->isExposed() || !surface_->context()) {
+        return {};
+    }
+    surface_->makeCurrent();
+    paintGL();
+    const double ratio = devicePixelRatioF();
+    const int w = static_cast<int>(surface_->width() * ratio);
+    const int h = static_cast<int>(surface_->height() * ratio);
+    QImage image(w, h, QImage::Format_RGBA8888);
+    auto* gl = surface_->context()->functions();
+    gl->glBindFramebuffer(GL_READ_FRAMEBUFFER, surface_->defaultFramebufferObject());
+    gl->glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    gl->glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, image.bits());
+    surface_->doneCurrent();
+    return image.mirrored().convertToFormat(QImage::Format_RGB32); // OpenGL rows run bottom-up
+}
 
 QWindow* VtkView::renderWindow() const { return surface_; }
 
@@ -403,6 +423,7 @@ void VtkView::setHighlighted(const std::vector<ChipId>& chips) {
 
 void VtkView::setCamera(CameraPreset preset) {
     auto& d = *impl_;
+    d.userMovedCamera = false;
     vtkCamera* camera = d.renderer->GetActiveCamera();
     double bounds[6] = {0, 1, 0, 1, 0, 1};
     d.chips->GetBounds(bounds);
@@ -584,6 +605,9 @@ void VtkView::initializeGL() {
 }
 
 void VtkView::resizeGL(int w, int h) {
+    if (!impl_->userMovedCamera) {
+        impl_->fitPending = true;
+    }
     const double ratio = devicePixelRatioF();
     const int pw = static_cast<int>(w * ratio);
     const int ph = static_cast<int>(h * ratio);
@@ -644,6 +668,7 @@ void VtkView::mousePressEvent(QMouseEvent* event) {
     default: break;
     }
     pressPosition_ = event->position().toPoint();
+    impl_->userMovedCamera = true;
     requestRender();
 }
 
@@ -685,6 +710,7 @@ void VtkView::mouseMoveEvent(QMouseEvent* event) {
 void VtkView::wheelEvent(QWheelEvent* event) {
     auto* interactor = impl_->interactor.Get();
     setEventInformation(interactor, this, event->position(), event->modifiers());
+    impl_->userMovedCamera = true;
     interactor->InvokeEvent(event->angleDelta().y() > 0 ? vtkCommand::MouseWheelForwardEvent
                                                         : vtkCommand::MouseWheelBackwardEvent);
     requestRender();
