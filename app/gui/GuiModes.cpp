@@ -5,6 +5,7 @@
 #include "topology/TopologyPresets.hpp"
 #include "training/Presets.hpp"
 #include "vtk/VtkView.hpp"
+#include "widgets/Explorer.hpp"
 #include "widgets/LegendWidget.hpp"
 #include "widgets/MainWindow.hpp"
 
@@ -12,6 +13,7 @@
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QImage>
+#include <QMessageBox>
 #include <QPainter>
 #include <QTimer>
 
@@ -250,6 +252,18 @@ int run(QApplication& app, std::chrono::steady_clock::time_point started) {
         }
     });
     window.show();
+    if (!scripted && ui::Explorer::hasUnsavedSession()) {
+        // The autosave outlived its session: the last run ended without closing the window.
+        const auto answer = QMessageBox::question(&window, QObject::tr("Restore session"),
+                                                  QObject::tr("PodScope did not close cleanly last time. Restore the "
+                                                              "configuration you were working on?"));
+        if (answer == QMessageBox::Yes) {
+            const QString problem = window.explorer()->restoreAutosave();
+            if (!problem.isEmpty()) {
+                QMessageBox::warning(&window, QObject::tr("Cannot restore"), problem);
+            }
+        }
+    }
     return app.exec();
 }
 

@@ -132,6 +132,23 @@ private slots:
         QVERIFY(explorer_->throughputChart()->modelSeries()->points() == before); // charts keep the last valid one
     }
 
+    void theAutosaveOutlivesACrashAndRestores() {
+        Explorer::removeAutosave();
+        Scenario changed = explorer_->document().scenario();
+        changed.globalBatch = 16384;
+        explorer_->document().edit(changed, "global batch 16384");
+        QTRY_VERIFY_WITH_TIMEOUT(Explorer::hasUnsavedSession(), 5000); // written shortly after the edit
+        window_.reset(); // the process "dies": no close event, so the autosave stays
+        QVERIFY(Explorer::hasUnsavedSession());
+
+        init(); // the next session starts on the default configuration...
+        QCOMPARE(explorer_->document().scenario().globalBatch, 65536);
+        QCOMPARE(explorer_->restoreAutosave(), QString()); // ...and the user restores
+        QCOMPARE(explorer_->document().scenario().globalBatch, 16384);
+        window_->close(); // a clean exit removes the autosave
+        QVERIFY(!Explorer::hasUnsavedSession());
+    }
+
     void pinningABaselineShowsDeltas() {
         explorer_->pinBaseline();
         QVERIFY(explorer_->deltas().contains("+0.0 %"));

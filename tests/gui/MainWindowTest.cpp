@@ -1,9 +1,17 @@
 #include "training/Presets.hpp"
 #include "vtk/VtkView.hpp"
 #include "widgets/LegendWidget.hpp"
+#include "session/ScenarioDocument.hpp"
+#include "view/TrainingAnalysis.hpp"
+#include "widgets/ControlPanel.hpp"
+#include "widgets/Explorer.hpp"
 #include "widgets/MainWindow.hpp"
 
+#include <QComboBox>
+#include <QElapsedTimer>
 #include <QImage>
+#include <QSpinBox>
+#include <QTimer>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -158,6 +166,42 @@ private slots:
         QCOMPARE(phases, QStringList({"reduce-scatter along X", "reduce-scatter along Y", "all-gather along Y",
                                       "all-gather along X"}));
         QVERIFY(!alongX.empty() && alongX != alongY);
+    }
+
+    // Hundreds of changes in a few seconds: the event loop never stalls for 100 ms, and what is
+    // shown at the end is the last configuration, not a stale one.
+    void staysResponsiveThroughRapidChanges() {
+        auto window = open("tpu-v3-multipod");
+        QVERIFY(window);
+        Explorer* explorer = window->explorer();
+        QElapsedTimer sinceTick;
+        qint64 longestGapMs = 0;
+        QTimer heartbeat;
+        heartbeat.setInterval(5);
+        QObject::connect(&heartbeat, &QTimer::timeout, [&] {
+            longestGapMs = std::max(longestGapMs, sinceTick.restart());
+        });
+        QComboBox* batch = explorer->controls()->globalBatchBox();
+        QSpinBox* chunks = explorer->controls()->findChild<QSpinBox*>("chunks");
+        QVERIFY(chunks);
+        sinceTick.start();
+        heartbeat.start();
+        for (int i = 0; i < 300; ++i) {
+            if (i % 2 == 0) {
+                batch->setCurrentIndex(i / 2 % batch->count());
+            } else {
+                chunks->setValue(1 + i % 8);
+            }
+            QTest::qWait(8);
+        }
+        // Let the last simulations finish, then compare what is shown with what was asked.
+        const Scenario wanted = explorer->document().scenario();
+        QTRY_VERIFY_WITH_TIMEOUT(explorer->analysis() && sameScenario(explorer->analysis()->scenario, wanted), 30000);
+        const ViewScenario view = gradientSyncView(wanted, explorer->analysis()->result);
+        QTRY_VERIFY_WITH_TIMEOUT(window->currentRun() && sameView(window->currentRun()->scenario, view), 30000);
+        heartbeat.stop();
+        QVERIFY2(longestGapMs < 100, qPrintable(QString("the event loop stalled for %1 ms").arg(longestGapMs)));
+        QCOMPARE(wanted.gradient.chunks, window->currentRun()->scenario.collective.chunks);
     }
 
     void screenshotModeWritesTheWindow() {

@@ -141,6 +141,7 @@ void ControlPanel::build() {
     algorithm_->setToolTip(tr("2d: reduce-scatter along one dimension then the other, bidirectional rings where "
                               "a dimension wraps; flat-ring: one ring over all chips"));
     chunks_ = new QSpinBox(this);
+    chunks_->setObjectName("chunks");
     chunks_->setRange(1, 64);
     chunks_->setToolTip(tr("Chunks that pipeline through the ring steps"));
     gradients->addRow(weightUpdateSharding_);

@@ -5,11 +5,16 @@
 #include "charts/LinkUseChart.hpp"
 #include "charts/ThroughputChart.hpp"
 #include "training/Presets.hpp"
+#include "training/ScenarioJson.hpp"
 #include "widgets/ControlPanel.hpp"
 #include "widgets/LatestOnlyRunner.hpp"
 #include "widgets/MainWindow.hpp"
 
 #include <QAction>
+#include <QDir>
+#include <QFileInfo>
+#include <QStandardPaths>
+#include <QTimer>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QLabel>
@@ -43,10 +48,15 @@ Explorer::Explorer(MainWindow& window, const Scenario& initial)
     , runner_(new LatestOnlyRunner(this)) {
     buildDocks();
     buildMenus();
+    autosave_ = new QTimer(this);
+    autosave_->setSingleShot(true);
+    autosave_->setInterval(500); // a burst of edits is written once
+    connect(autosave_, &QTimer::timeout, this, &Explorer::writeAutosave);
     connect(document_, &ScenarioDocument::changed, this, [this] {
         controls_->setScenario(document_->scenario());
         updateTitle();
         requestAnalysis();
+        autosave_->start();
     });
     connect(document_->undoStack(), &QUndoStack::cleanChanged, this, &Explorer::updateTitle);
     connect(controls_, &ControlPanel::edited, this,
@@ -204,6 +214,33 @@ void Explorer::showAnalysis(std::shared_ptr<const TrainingAnalysis> analysis) {
                                          .arg(r.throughputExamplesPerS, 0, 'f', 0));
     window_.showScenario(gradientSyncView(analysis_->scenario, r));
     emit analysisShown();
+}
+
+QString Explorer::autosavePath() {
+    const QString folder = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
+    return folder + "/autosave.podscope.json";
+}
+
+bool Explorer::hasUnsavedSession() { return QFileInfo::exists(autosavePath()); }
+
+void Explorer::writeAutosave() {
+    QDir().mkpath(QFileInfo(autosavePath()).absolutePath());
+    try {
+        saveScenarioFile(autosavePath().toStdString(), document_->scenario()); // temp file + rename
+    } catch (const std::exception& e) {
+        window_.statusBar()->showMessage(tr("Autosave failed: %1").arg(QString::fromStdString(e.what())));
+    }
+}
+
+void Explorer::removeAutosave() { QFile::remove(autosavePath()); }
+
+QString Explorer::restoreAutosave() {
+    try {
+        document_->edit(loadScenarioFile(autosavePath().toStdString()), tr("restore the last session"));
+        return {};
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
 }
 
 QString Explorer::openFile(const QString& path) {

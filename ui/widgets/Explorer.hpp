@@ -9,6 +9,7 @@
 #include <optional>
 
 class QLabel;
+class QTimer;
 class QMenu;
 
 namespace podscope::ui {
@@ -46,6 +47,16 @@ public:
     void pinBaseline();
     QString deltas() const;
 
+    // Crash safety: the configuration is written to this file shortly after every change and
+    // the file is removed on a clean exit, so finding it at start means the last session died.
+    static QString autosavePath();
+    static bool hasUnsavedSession();
+    // Loads the autosaved configuration as an undoable change; returns the problem, if any.
+    QString restoreAutosave();
+    // Writes the autosave now (normally done by a timer); removeAutosave() on clean exit.
+    void writeAutosave();
+    static void removeAutosave();
+
 signals:
     void analysisShown();
     void analysisFailed(const QString& message);
@@ -71,6 +82,7 @@ private:
     QMenu* recentMenu_ = nullptr;
     std::shared_ptr<const TrainingAnalysis> analysis_;
     std::optional<TrainingResult> baseline_;
+    QTimer* autosave_ = nullptr;
 };
 
 } // namespace podscope::ui

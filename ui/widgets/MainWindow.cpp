@@ -102,6 +102,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     QSettings settings;
     settings.setValue("window/geometry", saveGeometry());
     settings.setValue("window/state", saveState());
+    Explorer::removeAutosave(); // a clean exit: nothing to restore next time
     QMainWindow::closeEvent(event);
 }
 
@@ -258,7 +259,7 @@ void MainWindow::requestRun() {
 }
 
 void MainWindow::showRun(std::shared_ptr<const ScenarioRun> run) {
-    run_ = std::move(run);
+    const auto previous = std::exchange(run_, std::move(run)); // kept alive until recoloured
     const auto& result = run_->simulation.results.front();
     status_->setText(tr("%1: %2 chips, %3 of %4 MiB, %5 chunks: %6 (simulated in %7 ms)")
                          .arg(QString::fromStdString(run_->topology.spec().name))
@@ -272,7 +273,17 @@ void MainWindow::showRun(std::shared_ptr<const ScenarioRun> run) {
     if (timeS_ <= 0) {
         timeS_ = run_->replay->durationS() * 0.25;
     }
-    rebuildScene();
+    // Same grid (only the collective changed): keep the geometry and the camera, recolour only.
+    const auto& was = previous ? previous->topology.spec() : TopologySpec{};
+    const auto& now = run_->topology.spec();
+    if (previous && scene_ && was.dims == now.dims && was.wrap == now.wrap && was.podDims == now.podDims &&
+        was.hostBlock == now.hostBlock) {
+        coloring_ = std::make_unique<FrameColoring>(run_->topology, *scene_, *run_->replay,
+                                                    run_->scenario.modelParallelTile);
+        renderFrame();
+    } else {
+        rebuildScene();
+    }
     emit runShown();
 }
 
