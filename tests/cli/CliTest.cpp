@@ -1,4 +1,4 @@
-#include "CliApp.hpp"
+#include "CliRunner.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -10,22 +10,8 @@
 namespace podscope::cli {
 namespace {
 
-struct Outcome {
-    int status;
-    std::string out;
-    std::string err;
-};
-
-Outcome runCli(std::vector<std::string> args) {
-    args.insert(args.begin(), "podscope-cli");
-    std::vector<char*> argv;
-    for (auto& a : args) {
-        argv.push_back(a.data());
-    }
-    std::ostringstream out, err;
-    const int status = run(static_cast<int>(argv.size()), argv.data(), out, err);
-    return {status, out.str(), err.str()};
-}
+using test::Outcome;
+using test::runCli;
 
 TEST(Cli, CollectiveJsonHasTheDocumentedFields) {
     const auto r = runCli({"collective", "--topology", "8x4", "--wrap", "y", "--bytes", "1MiB", "--chunks", "2",

@@ -1,4 +1,4 @@
-#include "CliApp.hpp"
+#include "CliRunner.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -13,22 +13,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
-    int status;
-    std::string out;
-    std::string err;
-};
-
-Outcome runCli(std::vector<std::string> args) {
-    args.insert(args.begin(), "podscope-cli");
-    std::vector<char*> argv;
-    for (auto& a : args) {
-        argv.push_back(a.data());
-    }
-    std::ostringstream out, err;
-    const int status = run(static_cast<int>(argv.size()), argv.data(), out, err);
-    return {status, out.str(), err.str()};
-}
+using test::Outcome;
+using test::runCli;
 
 struct TempDir {
     fs::path path;
