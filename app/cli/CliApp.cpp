@@ -2,8 +2,10 @@
 
 #include "CollectiveCommand.hpp"
 #include "PresetsCommand.hpp"
+#include "ReportCommand.hpp"
 #include "SimulateCommand.hpp"
 #include "SweepCommand.hpp"
+#include "TraceCommand.hpp"
 #include "common/InputError.hpp"
 
 #include <CLI/CLI.hpp>
@@ -25,6 +27,10 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
     auto* simulateCmd = addSimulateCommand(app, simulate);
     SweepOptions sweep;
     auto* sweepCmd = addSweepCommand(app, sweep);
+    TraceOptions traceOptions;
+    auto* traceCmd = addTraceCommand(app, traceOptions);
+    ReportOptions reportOptions;
+    auto* reportCmd = addReportCommand(app, reportOptions);
 
     try {
         app.parse(argc, argv);
@@ -44,6 +50,10 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
             runSimulateCommand(simulate, out);
         } else if (sweepCmd->parsed()) {
             runSweepCommand(sweep, out);
+        } else if (traceCmd->parsed()) {
+            runTraceCommand(traceOptions, out, err);
+        } else if (reportCmd->parsed()) {
+            runReportCommand(reportOptions, out, err);
         } else {
             // The main job: the default configuration, summarised for a person.
             out << "PodScope " << PODSCOPE_VERSION << ": the default configuration\n\n";

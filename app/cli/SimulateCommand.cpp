@@ -2,6 +2,7 @@
 
 #include "TextFormat.hpp"
 #include "common/InputError.hpp"
+#include "common/Limits.hpp"
 #include "topology/Hardware.hpp"
 #include "training/ScenarioJson.hpp"
 #include "training/StepModel.hpp"
@@ -113,6 +114,10 @@ void runSimulateCommand(const SimulateOptions& o, std::ostream& out) {
         useStandardSlice(s, *o.chips);
     }
     if (o.globalBatch) {
+        if (*o.globalBatch < 1 || *o.globalBatch > limits::kMaxGlobalBatch) {
+            throw InputError("global-batch", "must be between 1 and " +
+                                                 std::to_string(limits::kMaxGlobalBatch));
+        }
         s.globalBatch = *o.globalBatch;
     }
     applyOverrides(o.overrides, s);

@@ -2,6 +2,7 @@
 
 #include "TextFormat.hpp"
 #include "common/InputError.hpp"
+#include "common/Limits.hpp"
 #include "training/ScenarioJson.hpp"
 #include "training/StepModel.hpp"
 #include "training/TrainingJson.hpp"
@@ -73,8 +74,17 @@ void runSweepCommand(const SweepOptions& o, std::ostream& out) {
     if (o.chips.empty()) {
         throw InputError("chips", "give at least one chip count");
     }
-    if (o.chips.size() * std::max<std::size_t>(o.globalBatches.size(), 1) > 100000) {
-        throw InputError("chips", "too many points (at most 100000)");
+    if (o.chips.size() * std::max<std::size_t>(o.globalBatches.size(), 1) >
+        limits::kMaxSweepPoints) {
+        throw InputError("chips", "too many points: chip counts times global batches must be at "
+                                  "most " + std::to_string(limits::kMaxSweepPoints));
+    }
+    // A batch that no chip count can use is a typo, not a row of the table.
+    for (const auto batch : o.globalBatches) {
+        if (batch < 1 || batch > limits::kMaxGlobalBatch) {
+            throw InputError("global-batch", std::to_string(batch) + " must be between 1 and " +
+                                                 std::to_string(limits::kMaxGlobalBatch));
+        }
     }
     const std::vector<std::int64_t> batches =
         o.globalBatches.empty() ? std::vector<std::int64_t>{base.globalBatch} : o.globalBatches;

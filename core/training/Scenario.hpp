@@ -16,6 +16,12 @@ struct GradientSettings {
     ElementType precision = ElementType::BF16;
     Algorithm algorithm = Algorithm::TwoD;
     int chunks = 4;
+    std::string dimOrder; // reduce-scatter order such as "yx"; empty: wrapped dimensions first
+};
+
+// Host CPU time per example of each input stage, replacing the workload's where set.
+struct InputCostOverrides {
+    std::optional<double> readS, decodeS, augmentS, batchS; // core-seconds per example
 };
 
 // Everything one simulated training run needs. Files and flags fill it (ScenarioJson.hpp).
@@ -26,13 +32,17 @@ struct Scenario {
     std::string topology;                    // preset name or DIMS
     std::optional<std::string> wrap;         // for DIMS
     std::optional<double> linkBandwidthGBps; // what-if; default: the hardware's
+    std::optional<double> linkLatencyUs;     // per hop; default: the hardware's
+    std::optional<double> crossPodBandwidthGBps; // links between pods; default: as the others
     std::int64_t globalBatch = 0;
     int modelParallel = 1;
     ModelParallelKind modelParallelKind = ModelParallelKind::None;
     bool weightUpdateSharding = false;
     GradientSettings gradient;
     HostInputSettings input;
+    InputCostOverrides inputCost;
     std::optional<EvalMode> evalMode; // default: the workload's
+    std::optional<double> evalEveryEpochs; // evaluation cadence; default: the workload's
 };
 
 std::string toString(EvalMode mode);

@@ -1,14 +1,17 @@
 #include "training/ScenarioJson.hpp"
 
 #include "common/InputError.hpp"
+#include "common/Limits.hpp"
 #include "topology/TopologyPresets.hpp"
 #include "training/Framework.hpp"
 #include "training/Presets.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 #include <unistd.h>
@@ -84,12 +87,34 @@ struct Reader {
         }
         return value;
     }
-    double number(const std::string& key) const {
+    // Positive and finite; `hi` bounds what a field can sensibly hold (issue 7).
+    double number(const std::string& key,
+                  double hi = std::numeric_limits<double>::max()) const {
         const auto& v = object.at(key);
-        if (!v.is_number() || !(v.get<double>() > 0)) {
-            fail(key, "must be a positive number");
+        if (!v.is_number()) {
+            fail(key, "must be a number");
         }
-        return v.get<double>();
+        const double value = v.get<double>();
+        if (!std::isfinite(value) || !(value > 0) || value > hi) {
+            std::ostringstream range;
+            range << "must be a positive number up to " << hi;
+            fail(key, range.str());
+        }
+        return value;
+    }
+    // Zero allowed (a latency or a stage cost may be nothing); finite and at most `hi`.
+    double nonNegative(const std::string& key, double hi) const {
+        const auto& v = object.at(key);
+        if (!v.is_number()) {
+            fail(key, "must be a number");
+        }
+        const double value = v.get<double>();
+        if (!std::isfinite(value) || !(value >= 0) || value > hi) {
+            std::ostringstream range;
+            range << "must be a number from 0 to " << hi;
+            fail(key, range.str());
+        }
+        return value;
     }
     template <typename Fn> auto parsed(const std::string& key, Fn parse) const {
         try {
@@ -100,6 +125,39 @@ struct Reader {
         }
     }
 };
+
+int lineAt(const std::string& text, std::size_t pos) {
+    const auto upto = std::min(pos, text.size());
+    return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(upto), '\n'));
+}
+
+// Refuses deep nesting before the JSON parser sees it: a configuration is two levels deep, and
+// thousands of brackets would only cost memory and time (and recursion in other readers).
+void checkNesting(const std::string& text, const std::string& origin) {
+    int depth = 0;
+    bool inString = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (c == '\\') {
+                ++i; // skip the escaped character
+            } else if (c == '"') {
+                inString = false;
+            }
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '{' || c == '[') {
+            if (++depth > limits::kMaxJsonDepth) {
+                throw InputError("config", "nested deeper than " +
+                                               std::to_string(limits::kMaxJsonDepth) +
+                                               " levels (line " +
+                                               std::to_string(lineAt(text, i)) + ") in " + origin);
+            }
+        } else if (c == '}' || c == ']') {
+            --depth;
+        }
+    }
+}
 
 std::string wrapText(const std::vector<bool>& wrap) {
     static const std::string letters = "xyzw";
@@ -133,7 +191,7 @@ void applyScenarioJson(const json& object, Scenario& s, const std::string& text,
     const Reader r{object, "", text, origin};
     r.checkKeys({"preset", "workload", "framework", "hardware", "topology", "wrap", "chips",
                  "link_bandwidth_GBps", "global_batch", "model_parallel", "weight_update_sharding",
-                 "gradient", "input", "eval_mode"});
+                 "gradient", "input", "eval_mode", "link_latency_us", "cross_pod_bandwidth_GBps", "eval_every_epochs"});
     if (r.has("workload")) {
         s.workload = r.parsed("workload", [](const std::string& v, const std::string&) {
             loadWorkload(v); // validates the name
@@ -171,10 +229,19 @@ void applyScenarioJson(const json& object, Scenario& s, const std::string& text,
         s.wrap = r.str("wrap");
     }
     if (r.has("link_bandwidth_GBps")) {
-        s.linkBandwidthGBps = r.number("link_bandwidth_GBps");
+        s.linkBandwidthGBps = r.number("link_bandwidth_GBps", limits::kMaxLinkBandwidthGBps);
+    }
+    if (r.has("link_latency_us")) {
+        s.linkLatencyUs = r.nonNegative("link_latency_us", 1e6);
+    }
+    if (r.has("cross_pod_bandwidth_GBps")) {
+        s.crossPodBandwidthGBps = r.number("cross_pod_bandwidth_GBps", 1e6);
+    }
+    if (r.has("eval_every_epochs")) {
+        s.evalEveryEpochs = r.number("eval_every_epochs", 1000);
     }
     if (r.has("global_batch")) {
-        s.globalBatch = r.integer("global_batch", 1, std::int64_t{1} << 40);
+        s.globalBatch = r.integer("global_batch", 1, limits::kMaxGlobalBatch);
     }
     if (r.has("model_parallel")) {
         const Reader m{object.at("model_parallel"), "model_parallel.", text, origin};
@@ -191,7 +258,7 @@ void applyScenarioJson(const json& object, Scenario& s, const std::string& text,
     }
     if (r.has("gradient")) {
         const Reader g{object.at("gradient"), "gradient.", text, origin};
-        g.checkKeys({"precision", "algorithm", "chunks"});
+        g.checkKeys({"precision", "algorithm", "chunks", "dim_order"});
         if (g.has("precision")) {
             s.gradient.precision = g.parsed("precision", parseElementType);
         }
@@ -201,12 +268,24 @@ void applyScenarioJson(const json& object, Scenario& s, const std::string& text,
         if (g.has("chunks")) {
             s.gradient.chunks = static_cast<int>(g.integer("chunks", 1, 1024));
         }
+        if (g.has("dim_order")) {
+            s.gradient.dimOrder = g.str("dim_order");
+            parseDimOrder(s.gradient.dimOrder, 4, "gradient.dim_order"); // letters; the rank is checked later
+        }
     }
     if (r.has("input")) {
         const Reader in{object.at("input"), "input.", text, origin};
-        in.checkKeys({"host_cpu_cores", "decoded_cache", "prefetch_batches"});
+        in.checkKeys({"host_cpu_cores", "decoded_cache", "prefetch_batches", "read_s", "decode_s", "augment_s",
+                      "batch_s"});
+        for (const auto& [key, stage] : {std::pair{"read_s", &s.inputCost.readS}, std::pair{"decode_s", &s.inputCost.decodeS},
+                                         std::pair{"augment_s", &s.inputCost.augmentS},
+                                         std::pair{"batch_s", &s.inputCost.batchS}}) {
+            if (in.has(key)) {
+                *stage = in.nonNegative(key, 10);
+            }
+        }
         if (in.has("host_cpu_cores")) {
-            s.input.cpuCores = in.number("host_cpu_cores");
+            s.input.cpuCores = in.number("host_cpu_cores", limits::kMaxHostCpuCores);
         }
         if (in.has("decoded_cache")) {
             s.input.decodedCache = in.boolean("decoded_cache");
@@ -225,15 +304,21 @@ void applyScenarioJson(const json& object, Scenario& s, const std::string& text,
 }
 
 Scenario parseScenario(const std::string& text, const std::string& origin) {
+    if (text.size() > limits::kMaxConfigFileBytes) {
+        throw InputError("config", "larger than " +
+                                       std::to_string(limits::kMaxConfigFileBytes >> 20) +
+                                       " MiB in " + origin);
+    }
+    checkNesting(text, origin);
     json object;
     try {
         object = json::parse(text);
     } catch (const json::parse_error& e) {
-        const auto upto = std::min<std::size_t>(e.byte, text.size());
-        const auto line =
-            1 + std::count(text.begin(), text.begin() + static_cast<long>(upto), '\n');
-        throw InputError("config",
-                         "not valid JSON (line " + std::to_string(line) + ") in " + origin);
+        throw InputError("config", "not valid JSON (line " + std::to_string(lineAt(text, e.byte)) +
+                                       ") in " + origin);
+    } catch (const json::out_of_range&) {
+        // nlohmann reports a number too large for a double ("1e400") this way (issue 7).
+        throw InputError("config", "a number is out of range in " + origin);
     }
     if (!object.is_object()) {
         throw InputError("config", "must be a JSON object in " + origin);
@@ -271,16 +356,35 @@ json toJson(const Scenario& s) {
     if (s.linkBandwidthGBps) {
         j["link_bandwidth_GBps"] = *s.linkBandwidthGBps;
     }
+    if (s.linkLatencyUs) {
+        j["link_latency_us"] = *s.linkLatencyUs;
+    }
+    if (s.crossPodBandwidthGBps) {
+        j["cross_pod_bandwidth_GBps"] = *s.crossPodBandwidthGBps;
+    }
+    if (s.evalEveryEpochs) {
+        j["eval_every_epochs"] = *s.evalEveryEpochs;
+    }
     j["global_batch"] = s.globalBatch;
     j["model_parallel"] = {{"degree", s.modelParallel}, {"kind", toString(s.modelParallelKind)}};
     j["weight_update_sharding"] = s.weightUpdateSharding;
     j["gradient"] = {{"precision", toString(s.gradient.precision)},
                      {"algorithm", toString(s.gradient.algorithm)},
                      {"chunks", s.gradient.chunks}};
+    if (!s.gradient.dimOrder.empty()) {
+        j["gradient"]["dim_order"] = s.gradient.dimOrder;
+    }
     json input = {{"decoded_cache", s.input.decodedCache},
                   {"prefetch_batches", s.input.prefetchBatches}};
     if (s.input.cpuCores > 0) {
         input["host_cpu_cores"] = s.input.cpuCores;
+    }
+    for (const auto& [key, stage] : {std::pair{"read_s", s.inputCost.readS}, std::pair{"decode_s", s.inputCost.decodeS},
+                                     std::pair{"augment_s", s.inputCost.augmentS},
+                                     std::pair{"batch_s", s.inputCost.batchS}}) {
+        if (stage) {
+            input[key] = *stage;
+        }
     }
     j["input"] = input;
     if (s.evalMode) {
@@ -290,13 +394,23 @@ json toJson(const Scenario& s) {
 }
 
 Scenario loadScenarioFile(const std::string& path) {
-    std::ifstream in(path);
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        throw InputError("config", "'" + path + "' is a directory, not a file");
+    }
+    std::ifstream in(path, std::ios::binary);
     if (!in) {
         throw InputError("config", "cannot read '" + path + "'");
     }
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    return parseScenario(buffer.str(), path);
+    // Reads at most one byte more than the limit, so that a huge file (or /dev/zero) is refused
+    // without reading it all.
+    std::string text(limits::kMaxConfigFileBytes + 1, '\0');
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    text.resize(static_cast<std::size_t>(in.gcount()));
+    if (in.bad()) {
+        throw InputError("config", "cannot read '" + path + "'");
+    }
+    return parseScenario(text, path);
 }
 
 void saveScenarioFile(const std::string& path, const Scenario& scenario) {
@@ -306,6 +420,8 @@ void saveScenarioFile(const std::string& path, const Scenario& scenario) {
     if (!fs::is_directory(dir)) {
         throw InputError("save-config", "no directory '" + dir.string() + "'");
     }
+    // Serialised before the disk is touched: a failure here leaves no temporary file behind.
+    const std::string text = toJson(scenario).dump(2) + "\n";
     const fs::path temp = dir / ("." + target.filename().string() + ".tmp" +
                                  std::to_string(static_cast<long>(::getpid())));
     {
@@ -313,7 +429,7 @@ void saveScenarioFile(const std::string& path, const Scenario& scenario) {
         if (!out) {
             throw InputError("save-config", "cannot write '" + temp.string() + "'");
         }
-        out << toJson(scenario).dump(2) << "\n";
+        out << text;
         out.flush();
         if (!out) {
             out.close();

@@ -10,22 +10,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 namespace podscope {
 namespace {
-
-Topology buildTopology(const Scenario& s, const Hardware& hw) {
-    TopologySpec spec = resolveTopology(s.topology, s.wrap, hw);
-    if (s.linkBandwidthGBps) {
-        if (!(*s.linkBandwidthGBps > 0)) {
-            throw InputError("link_bandwidth_GBps", "must be positive");
-        }
-        spec.linkBandwidthBps = *s.linkBandwidthGBps * units::kGB;
-    }
-    return Topology(std::move(spec));
-}
 
 double collectiveTime(const Topology& topology, CollectiveSpec spec) {
     validateCollective(topology, spec);
@@ -35,30 +25,18 @@ double collectiveTime(const Topology& topology, CollectiveSpec spec) {
 // Gradient summation over the replica groups; returns the whole collective time.
 double gradientSyncTime(const Topology& topology, const Scenario& s, const Workload& w,
                         const ParallelismPlan& plan, int& groupSize) {
-    const double shards = plan.kind == ModelParallelKind::Tensor ? plan.chipsPerReplica : 1;
-    CollectiveSpec spec;
-    spec.algorithm = s.gradient.algorithm;
-    spec.element = s.gradient.precision;
-    spec.chunks = s.gradient.chunks;
-    spec.bytesPerChip = w.parameters * elementBytes(s.gradient.precision) / shards;
-    if (plan.kind == ModelParallelKind::Tensor && plan.chipsPerReplica > 1) {
-        spec.groups.kind = GroupLayout::Kind::AcrossTiles;
-        spec.groups.tile = plan.replicaTile;
-    }
-    groupSize = spec.groups.kind == GroupLayout::Kind::All
+    const auto collectives = gradientCollectives(topology, s, w, plan);
+    groupSize = collectives.front().groups.kind == GroupLayout::Kind::All
                     ? static_cast<int>(topology.chipCount())
                     : static_cast<int>(topology.chipCount() / plan.chipsPerReplica);
     if (groupSize <= 1) {
         return 0;
     }
-    if (!s.weightUpdateSharding) {
-        spec.op = CollectiveOp::AllReduce;
-        return collectiveTime(topology, spec);
+    double time = 0;
+    for (const CollectiveSpec& spec : collectives) {
+        time += collectiveTime(topology, spec);
     }
-    spec.op = CollectiveOp::ReduceScatter;
-    const double rs = collectiveTime(topology, spec);
-    spec.op = CollectiveOp::AllGather;
-    return rs + collectiveTime(topology, spec);
+    return time;
 }
 
 double modelParallelTime(const Topology& topology, const Workload& w, const ParallelismPlan& plan,
@@ -131,6 +109,55 @@ std::string bottleneckOf(const StepBreakdown& b) {
 
 } // namespace
 
+Topology scenarioTopology(const Scenario& s) {
+    TopologySpec spec =
+        resolveTopology(s.topology, s.wrap, cachedResource<Hardware>(s.hardware, loadHardware));
+    if (s.linkBandwidthGBps) {
+        if (!(*s.linkBandwidthGBps > 0)) {
+            throw InputError("link_bandwidth_GBps", "must be positive");
+        }
+        spec.linkBandwidthBps = *s.linkBandwidthGBps * units::kGB;
+    }
+    if (s.linkLatencyUs) {
+        if (!(*s.linkLatencyUs >= 0) || !std::isfinite(*s.linkLatencyUs)) {
+            throw InputError("link_latency_us", "must be a finite latency of at least 0");
+        }
+        spec.linkLatencyS = *s.linkLatencyUs * units::kMicrosecond;
+    }
+    if (s.crossPodBandwidthGBps) {
+        if (!(*s.crossPodBandwidthGBps > 0)) {
+            throw InputError("cross_pod_bandwidth_GBps", "must be positive");
+        }
+        spec.crossPodBandwidthBps = *s.crossPodBandwidthGBps * units::kGB;
+    }
+    return Topology(std::move(spec));
+}
+
+std::vector<CollectiveSpec> gradientCollectives(const Topology& topology, const Scenario& s, const Workload& w,
+                                                const ParallelismPlan& plan) {
+    const double shards = plan.kind == ModelParallelKind::Tensor ? plan.chipsPerReplica : 1;
+    CollectiveSpec spec;
+    spec.algorithm = s.gradient.algorithm;
+    spec.element = s.gradient.precision;
+    spec.chunks = s.gradient.chunks;
+    if (!s.gradient.dimOrder.empty()) {
+        spec.dimOrder = parseDimOrder(s.gradient.dimOrder, topology.rank(), "gradient.dim_order");
+    }
+    spec.bytesPerChip = w.parameters * elementBytes(s.gradient.precision) / shards;
+    if (plan.kind == ModelParallelKind::Tensor && plan.chipsPerReplica > 1) {
+        spec.groups.kind = GroupLayout::Kind::AcrossTiles;
+        spec.groups.tile = plan.replicaTile;
+    }
+    if (!s.weightUpdateSharding) {
+        spec.op = CollectiveOp::AllReduce;
+        return {spec};
+    }
+    CollectiveSpec gather = spec;
+    spec.op = CollectiveOp::ReduceScatter;
+    gather.op = CollectiveOp::AllGather;
+    return {spec, gather};
+}
+
 std::string toString(EvalMode mode) {
     return mode == EvalMode::Sync ? "sync" : "async";
 }
@@ -140,7 +167,7 @@ TrainingResult simulateTraining(const Scenario& s) {
     const PlatformFacts& platform = cachedResource<PlatformFacts>(s.hardware, loadPlatformFacts);
     const Workload& w = cachedResource<Workload>(s.workload, loadWorkload);
     const Framework& fw = cachedResource<Framework>(s.framework, loadFramework);
-    const Topology topology = buildTopology(s, hw);
+    const Topology topology = scenarioTopology(s);
     if (s.globalBatch <= 0) {
         throw InputError("global_batch", "must be a positive number of examples");
     }
@@ -190,7 +217,20 @@ TrainingResult simulateTraining(const Scenario& s) {
         input.cpuCores = platform.hostCpuCores;
     }
     const int hosts = std::max(topology.hostCount(), 1);
-    r.input = evaluateHostInput(w.input, input, hosts, static_cast<double>(r.chips) / hosts,
+    InputCost cost = w.input;
+    for (const auto& [value, stage, name] :
+         {std::tuple{s.inputCost.readS, &cost.readS, "input.read_s"},
+          std::tuple{s.inputCost.decodeS, &cost.decodeS, "input.decode_s"},
+          std::tuple{s.inputCost.augmentS, &cost.augmentS, "input.augment_s"},
+          std::tuple{s.inputCost.batchS, &cost.batchS, "input.batch_s"}}) {
+        if (value) {
+            if (!(*value >= 0) || !std::isfinite(*value) || *value > 10) {
+                throw InputError(name, "must be between 0 and 10 core-seconds per example");
+            }
+            *stage = *value;
+        }
+    }
+    r.input = evaluateHostInput(cost, input, hosts, static_cast<double>(r.chips) / hosts,
                                 static_cast<double>(s.globalBatch) / hosts, deviceStepS,
                                 platform.hostToDeviceBpsPerChip);
     b.inputStall = r.input.stallS;
@@ -202,8 +242,18 @@ TrainingResult simulateTraining(const Scenario& s) {
     r.steps =
         static_cast<std::int64_t>(std::ceil(examples / static_cast<double>(s.globalBatch) - 1e-9));
     r.epochs = static_cast<double>(r.steps) * static_cast<double>(s.globalBatch) / w.trainExamples;
+    EvalSchedule schedule = w.eval;
+    if (s.evalEveryEpochs) {
+        // Bounded below so that the evaluations of a run stay countable (and few).
+        if (!(*s.evalEveryEpochs >= 0.1) || !(*s.evalEveryEpochs <= 1000)) {
+            throw InputError("eval_every_epochs", "must be between 0.1 and 1000 epochs");
+        }
+        schedule.everyEpochs = *s.evalEveryEpochs;
+        schedule.everySteps = 0;
+        schedule.everyExamples = 0;
+    }
     r.evaluations =
-        evaluationCount(w.eval, r.steps, r.epochs,
+        evaluationCount(schedule, r.steps, r.epochs,
                         static_cast<double>(r.steps) * static_cast<double>(s.globalBatch));
     const EvalMode mode =
         s.evalMode.value_or(w.eval.asyncDefault ? EvalMode::Async : EvalMode::Sync);

@@ -4,7 +4,10 @@
 #include "parallelism/ParallelismPlan.hpp"
 #include "training/Scenario.hpp"
 
+#include "topology/Topology.hpp"
+
 #include <cstdint>
+#include <vector>
 #include <string>
 
 namespace podscope {
@@ -44,6 +47,14 @@ struct TrainingResult {
     ParallelismPlan plan;
     std::int64_t chips = 0;
 };
+
+// The slice a scenario runs on, with its link overrides. Throws InputError naming the field.
+Topology scenarioTopology(const Scenario& scenario);
+
+// The collectives that sum the gradients over the replica groups: an all-reduce, or with
+// weight-update sharding a reduce-scatter then an all-gather.
+std::vector<CollectiveSpec> gradientCollectives(const Topology& topology, const Scenario& scenario,
+                                                const Workload& workload, const ParallelismPlan& plan);
 
 // Evaluates a scenario with the analytic collective engine. Throws InputError for impossible
 // combinations, naming the field.

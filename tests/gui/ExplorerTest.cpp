@@ -149,6 +149,30 @@ private slots:
         QVERIFY(!Explorer::hasUnsavedSession());
     }
 
+    void everySettingOfThePanelReachesTheModel() {
+        const double base = explorer_->analysis()->result.stepTimeS;
+        auto stepWith = [&](auto change) {
+            Scenario s = loadPreset("mlperf07-resnet50-tf-4096").scenario;
+            change(s);
+            explorer_->document().edit(s, "test");
+            if (!waitForAnalysis()) {
+                return -1.0;
+            }
+            return explorer_->analysis()->result.stepTimeS;
+        };
+        QVERIFY(stepWith([](Scenario& s) { s.linkLatencyUs = 50; }) > base);          // 127 hops along X
+        QVERIFY(stepWith([](Scenario& s) { s.gradient.dimOrder = "xy"; }) > base);    // folded X first: slower
+        QVERIFY(stepWith([](Scenario& s) { s.crossPodBandwidthGBps = 5; }) > base);  // X crosses 3 pod seams
+        QVERIFY(stepWith([](Scenario& s) { s.evalEveryEpochs = 1; }) > base);        // more evaluations
+        QVERIFY(stepWith([](Scenario& s) {
+                    s.input.decodedCache = false;
+                    s.inputCost.decodeS = 0.05; // 50 ms per image: input-bound
+                }) > 2 * base);
+        QCOMPARE(QString::fromStdString(explorer_->analysis()->result.bottleneck), QString("input"));
+        // The panel shows what the document holds, and reading it back changes nothing.
+        QCOMPARE(explorer_->document().scenario().inputCost.decodeS.value_or(0), 0.05);
+    }
+
     void pinningABaselineShowsDeltas() {
         explorer_->pinBaseline();
         QVERIFY(explorer_->deltas().contains("+0.0 %"));

@@ -11,13 +11,25 @@ bool sameView(const ViewScenario& a, const ViewScenario& b) {
     const auto& x = a.collective;
     const auto& y = b.collective;
     return a.topology == b.topology && a.wrap == b.wrap && a.modelParallelTile == b.modelParallelTile &&
+           a.linkBandwidthGBps == b.linkBandwidthGBps && a.linkLatencyUs == b.linkLatencyUs &&
+           a.crossPodBandwidthGBps == b.crossPodBandwidthGBps &&
            x.op == y.op && x.algorithm == y.algorithm && x.bytesPerChip == y.bytesPerChip &&
            x.element == y.element && x.chunks == y.chunks && x.dimOrder == y.dimOrder &&
            x.groups.kind == y.groups.kind && x.groups.tile == y.groups.tile;
 }
 
 Topology resolveViewTopology(const ViewScenario& scenario) {
-    return Topology(resolveTopology(scenario.topology, scenario.wrap, loadHardware("tpu-v3")));
+    TopologySpec spec = resolveTopology(scenario.topology, scenario.wrap, loadHardware("tpu-v3"));
+    if (scenario.linkBandwidthGBps) {
+        spec.linkBandwidthBps = *scenario.linkBandwidthGBps * 1e9;
+    }
+    if (scenario.linkLatencyUs) {
+        spec.linkLatencyS = *scenario.linkLatencyUs * 1e-6;
+    }
+    if (scenario.crossPodBandwidthGBps) {
+        spec.crossPodBandwidthBps = *scenario.crossPodBandwidthGBps * 1e9;
+    }
+    return Topology(std::move(spec));
 }
 
 std::shared_ptr<const ScenarioRun> runScenario(const ViewScenario& scenario) {

@@ -16,6 +16,8 @@ namespace podscope::ui {
 struct ViewScenario {
     std::string topology = "tpu-v3-multipod"; // preset name or DIMS
     std::optional<std::string> wrap;
+    // Link overrides of the training scenario (default: the hardware's).
+    std::optional<double> linkBandwidthGBps, linkLatencyUs, crossPodBandwidthGBps;
     CollectiveSpec collective = defaultCollective();
     std::vector<int> modelParallelTile{1, 1};
 

@@ -80,19 +80,15 @@ ViewScenario gradientSyncView(const Scenario& scenario, const TrainingResult& re
     ViewScenario view;
     view.topology = scenario.topology;
     view.wrap = scenario.wrap;
-    const Workload workload = loadWorkload(scenario.workload);
-    const bool tensor = result.plan.kind == ModelParallelKind::Tensor;
+    view.linkBandwidthGBps = scenario.linkBandwidthGBps;
+    view.linkLatencyUs = scenario.linkLatencyUs;
+    view.crossPodBandwidthGBps = scenario.crossPodBandwidthGBps;
+    const auto collectives =
+        gradientCollectives(scenarioTopology(scenario), scenario, loadWorkload(scenario.workload), result.plan);
+    view.collective = collectives.front();
     // With weight-update sharding the gradients are reduce-scattered and the weights gathered
     // back: on the links, the same traffic as an all-reduce.
     view.collective.op = CollectiveOp::AllReduce;
-    view.collective.algorithm = scenario.gradient.algorithm;
-    view.collective.element = scenario.gradient.precision;
-    view.collective.chunks = scenario.gradient.chunks;
-    view.collective.bytesPerChip = workload.parameters * elementBytes(scenario.gradient.precision) /
-                                   (tensor ? result.plan.chipsPerReplica : 1);
-    if (tensor && result.plan.chipsPerReplica > 1) {
-        view.collective.groups = {GroupLayout::Kind::AcrossTiles, result.plan.replicaTile};
-    }
     view.modelParallelTile = result.plan.replicaTile;
     if (view.modelParallelTile.empty()) {
         view.modelParallelTile = {1, 1};

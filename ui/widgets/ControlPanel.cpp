@@ -11,6 +11,7 @@
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QLineEdit>
 #include <QLabel>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -83,6 +84,13 @@ void ControlPanel::build() {
     model->addRow(tr("Model"), workload_);
     model->addRow(tr("Framework"), framework_);
     model->addRow(tr("Evaluation"), evalMode_);
+    evalEvery_ = new QDoubleSpinBox(this);
+    evalEvery_->setRange(0, 100); // 0: the special "as the model does"; the model needs at least 0.1
+    evalEvery_->setDecimals(1);
+    evalEvery_->setSuffix(tr(" epochs"));
+    evalEvery_->setSpecialValueText(tr("as the model does"));
+    evalEvery_->setToolTip(tr("Evaluation cadence: evaluate every this many epochs (MLPerf ResNet-50: 4)"));
+    model->addRow(tr("Evaluate every"), evalEvery_);
     model->addRow(problems_["model"]);
 
     auto* topology = group("topology", tr("Topology"));
@@ -107,8 +115,29 @@ void ControlPanel::build() {
     linkBandwidth_->setDecimals(1);
     linkBandwidth_->setSuffix(" GB/s");
     linkBandwidth_->setToolTip(tr("Inter-chip link bandwidth per direction (TPU-v3: 82 GB/s = 656 Gbit/s)"));
+    customDims_ = new QLineEdit(this);
+    customDims_->setPlaceholderText(tr("or dimensions, e.g. 16x16x16"));
+    customDims_->setToolTip(tr("A custom grid of chips (X first); Enter applies it"));
+    customWrap_ = new QLineEdit(this);
+    customWrap_->setPlaceholderText(tr("wrap: x, y, xy, none"));
+    customWrap_->setToolTip(tr("Dimensions with wrap-around links for the custom grid"));
+    latency_ = new QDoubleSpinBox(this);
+    latency_->setRange(0, 1000);
+    latency_->setDecimals(2);
+    latency_->setSuffix(" µs");
+    latency_->setToolTip(tr("Latency per hop (TPU-v3: about 1 µs, not published)"));
+    crossPodBandwidth_ = new QDoubleSpinBox(this);
+    crossPodBandwidth_->setRange(0, 10000);
+    crossPodBandwidth_->setDecimals(1);
+    crossPodBandwidth_->setSuffix(" GB/s");
+    crossPodBandwidth_->setSpecialValueText(tr("as the other links"));
+    crossPodBandwidth_->setToolTip(tr("Bandwidth of the links that join pods along X (not published)"));
     topology->addRow(tr("Slice"), topology_);
+    topology->addRow(tr("Custom grid"), customDims_);
+    topology->addRow(tr("Wrap-around"), customWrap_);
     topology->addRow(tr("Link bandwidth"), linkBandwidth_);
+    topology->addRow(tr("Hop latency"), latency_);
+    topology->addRow(tr("Between pods"), crossPodBandwidth_);
     topology->addRow(problems_["topology"]);
 
     auto* parallelism = group("parallelism", tr("Parallelism"));
@@ -148,6 +177,15 @@ void ControlPanel::build() {
     gradients->addRow(tr("Precision"), precision_);
     gradients->addRow(tr("Algorithm"), algorithm_);
     gradients->addRow(tr("Chunks"), chunks_);
+    dimOrder_ = new QComboBox(this);
+    dimOrder_->addItem(tr("wrapped first"), QString());
+    for (const char* order : {"xy", "yx", "xyz", "xzy", "yxz", "yzx", "zxy", "zyx"}) {
+        dimOrder_->addItem(order, QString(order));
+    }
+    dimOrder_->setToolTip(tr("Order in which the reduce-scatter visits the dimensions (the all-gather runs back). "
+                             "The dimension with wrap-around goes first by default: it carries the full payload "
+                             "at twice the bandwidth"));
+    gradients->addRow(tr("Dimension order"), dimOrder_);
     gradients->addRow(problems_["gradients"]);
 
     auto* input = group("input", tr("Host input pipeline"));
@@ -165,6 +203,19 @@ void ControlPanel::build() {
     input->addRow(tr("CPU cores"), hostCores_);
     input->addRow(decodedCache_);
     input->addRow(tr("Prefetch"), prefetch_);
+    const char* stages[] = {"read", "decode", "augment", "batch"};
+    for (std::size_t i = 0; i < stageCosts_.size(); ++i) {
+        auto* cost = new QDoubleSpinBox(this);
+        cost->setRange(-0.001, 10000);
+        cost->setDecimals(3);
+        cost->setSuffix(tr(" ms/example"));
+        cost->setSpecialValueText(tr("as the model"));
+        cost->setValue(-0.001);
+        cost->setToolTip(tr("CPU time per example of the %1 stage on one host core").arg(stages[i]));
+        stageCosts_[i] = cost;
+        input->addRow(tr("%1 cost").arg(QString(stages[i]).replace(0, 1, QString(stages[i]).at(0).toUpper())), cost);
+        connect(cost, &QDoubleSpinBox::valueChanged, this, [this, stage = stages[i]] { emitEdit(tr("%1 cost").arg(stage)); });
+    }
     input->addRow(problems_["input"]);
     column->addStretch(1);
 
@@ -174,6 +225,13 @@ void ControlPanel::build() {
     comboEdit(workload_, tr("model"));
     comboEdit(framework_, tr("framework"));
     comboEdit(evalMode_, tr("evaluation"));
+    // Picking a slice replaces a custom grid (connected first: slots run in order).
+    connect(topology_, &QComboBox::currentIndexChanged, this, [this] {
+        if (!updating_) {
+            customDims_->clear();
+            customWrap_->clear();
+        }
+    });
     comboEdit(topology_, tr("slice"));
     comboEdit(globalBatch_, tr("global batch"));
     comboEdit(modelParallel_, tr("model parallel"));
@@ -182,6 +240,17 @@ void ControlPanel::build() {
     comboEdit(algorithm_, tr("algorithm"));
     connect(linkBandwidth_, &QDoubleSpinBox::valueChanged, this, [this] { emitEdit(tr("link bandwidth")); });
     connect(chunks_, &QSpinBox::valueChanged, this, [this] { emitEdit(tr("chunks")); });
+    connect(latency_, &QDoubleSpinBox::valueChanged, this, [this] { emitEdit(tr("hop latency")); });
+    connect(crossPodBandwidth_, &QDoubleSpinBox::valueChanged, this, [this] { emitEdit(tr("bandwidth between pods")); });
+    connect(evalEvery_, &QDoubleSpinBox::valueChanged, this, [this] { emitEdit(tr("evaluation cadence")); });
+    comboEdit(dimOrder_, tr("dimension order"));
+    auto applyCustom = [this] {
+        if (!customDims_->text().trimmed().isEmpty()) {
+            emitEdit(tr("grid %1").arg(customDims_->text().trimmed()));
+        }
+    };
+    connect(customDims_, &QLineEdit::editingFinished, this, applyCustom);
+    connect(customWrap_, &QLineEdit::editingFinished, this, applyCustom);
     connect(hostCores_, &QDoubleSpinBox::valueChanged, this, [this] { emitEdit(tr("host CPU cores")); });
     connect(prefetch_, &QSpinBox::valueChanged, this, [this] { emitEdit(tr("prefetch")); });
     connect(weightUpdateSharding_, &QCheckBox::toggled, this, [this] { emitEdit(tr("weight-update sharding")); });
@@ -205,7 +274,25 @@ Scenario ControlPanel::read() const {
     if (chips > 0 && topology_->currentIndex() != shownSlice_) {
         useStandardSlice(s, chips); // only when the user picked another slice: keeps the file's naming
     }
+    const QString dims = customDims_->text().trimmed();
+    if (!dims.isEmpty()) {
+        // A custom grid; the model checks it and names any problem next to the topology.
+        s.topology = dims.toStdString();
+        const QString wrap = customWrap_->text().trimmed();
+        s.wrap = wrap.isEmpty() ? std::optional<std::string>("none") : std::optional<std::string>(wrap.toStdString());
+    }
     s.linkBandwidthGBps = linkBandwidth_->value();
+    s.linkLatencyUs = latency_->value();
+    s.crossPodBandwidthGBps = crossPodBandwidth_->value() > 0 ? std::optional<double>(crossPodBandwidth_->value())
+                                                               : std::nullopt;
+    s.gradient.dimOrder = dimOrder_->currentData().toString().toStdString();
+    s.evalEveryEpochs = evalEvery_->value() > 0 ? std::optional<double>(evalEvery_->value()) : std::nullopt;
+    std::optional<double>* overrides[] = {&s.inputCost.readS, &s.inputCost.decodeS, &s.inputCost.augmentS,
+                                          &s.inputCost.batchS};
+    for (std::size_t i = 0; i < stageCosts_.size(); ++i) {
+        const double ms = stageCosts_[i]->value();
+        *overrides[i] = ms >= 0 ? std::optional<double>(ms / 1e3) : std::nullopt;
+    }
     if (globalBatch_->currentIndex() >= 0) {
         s.globalBatch = globalBatch_->currentData().toLongLong();
     }
@@ -251,13 +338,29 @@ void ControlPanel::setScenario(const Scenario& s) {
         }
     }
     if (slice < 0) {
-        // A topology that is no standard slice (from a file): shown, kept until changed.
-        topology_->addItem(QString::fromStdString(s.topology), QVariant::fromValue<qlonglong>(0));
-        slice = topology_->count() - 1;
+        // A topology that is no standard slice (a file or a custom grid): shown, kept until changed.
+        slice = topology_->findText(QString::fromStdString(s.topology));
+        if (slice < 0) {
+            topology_->addItem(QString::fromStdString(s.topology), QVariant::fromValue<qlonglong>(0));
+            slice = topology_->count() - 1;
+        }
     }
     topology_->setCurrentIndex(slice);
     shownSlice_ = slice;
-    linkBandwidth_->setValue(s.linkBandwidthGBps ? *s.linkBandwidthGBps : loadHardware(s.hardware).linkBandwidthBps / 1e9);
+    const Hardware hardware = loadHardware(s.hardware);
+    linkBandwidth_->setValue(s.linkBandwidthGBps ? *s.linkBandwidthGBps : hardware.linkBandwidthBps / 1e9);
+    latency_->setValue(s.linkLatencyUs ? *s.linkLatencyUs : hardware.linkLatencyS * 1e6);
+    crossPodBandwidth_->setValue(s.crossPodBandwidthGBps ? *s.crossPodBandwidthGBps : 0.0);
+    const bool custom = slice >= 0 && topology_->itemData(slice).toLongLong() == 0;
+    customDims_->setText(custom ? QString::fromStdString(s.topology) : QString());
+    customWrap_->setText(custom && s.wrap ? QString::fromStdString(*s.wrap) : QString());
+    dimOrder_->setCurrentIndex(std::max(0, dimOrder_->findData(QString::fromStdString(s.gradient.dimOrder))));
+    evalEvery_->setValue(s.evalEveryEpochs ? *s.evalEveryEpochs : 0.0);
+    const std::optional<double> overrides[] = {s.inputCost.readS, s.inputCost.decodeS, s.inputCost.augmentS,
+                                               s.inputCost.batchS};
+    for (std::size_t i = 0; i < stageCosts_.size(); ++i) {
+        stageCosts_[i]->setValue(overrides[i] ? *overrides[i] * 1e3 : -0.001);
+    }
     if (globalBatch_->findData(QVariant::fromValue<qlonglong>(s.globalBatch)) < 0) {
         globalBatch_->addItem(QString::number(s.globalBatch), QVariant::fromValue<qlonglong>(s.globalBatch));
     }

@@ -5,12 +5,14 @@
 
 #include <QWidget>
 
+#include <array>
 #include <map>
 
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QLineEdit;
 class QSpinBox;
 
 namespace podscope::ui {
@@ -49,6 +51,13 @@ private:
     QComboBox* framework_ = nullptr;
     QComboBox* topology_ = nullptr;
     QDoubleSpinBox* linkBandwidth_ = nullptr;
+    QLineEdit* customDims_ = nullptr;
+    QLineEdit* customWrap_ = nullptr;
+    QDoubleSpinBox* latency_ = nullptr;
+    QDoubleSpinBox* crossPodBandwidth_ = nullptr;
+    QComboBox* dimOrder_ = nullptr;
+    QDoubleSpinBox* evalEvery_ = nullptr;
+    std::array<QDoubleSpinBox*, 4> stageCosts_{}; // read, decode, augment, batch; ms per example
     QComboBox* globalBatch_ = nullptr;
     QComboBox* modelParallel_ = nullptr;
     QComboBox* modelParallelKind_ = nullptr;

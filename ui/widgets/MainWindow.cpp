@@ -36,16 +36,13 @@ constexpr double kReplaySeconds = 6.0;
 // Link colours average utilisation over this fraction of the collective.
 constexpr double kWindowFraction = 1.0 / 80.0;
 
-// The 3-D view starts on the scenario's gradient sync; a scenario the model refuses still has
-// a topology to show, with the plan of one replica per core.
-TrainingResult simulateTrainingOrDefault(const Scenario& scenario) {
+// The 3-D view starts on the scenario's gradient sync; a scenario the model refuses still
+// opens, on the default collective of the multipod, and the explorer says what is wrong.
+ViewScenario initialView(const Scenario& training) {
     try {
-        return simulateTraining(scenario);
+        return gradientSyncView(training, simulateTraining(training));
     } catch (const std::exception&) {
-        TrainingResult fallback;
-        fallback.plan.replicaTile = {1, 1};
-        fallback.plan.chipsPerReplica = 1;
-        return fallback;
+        return ViewScenario{};
     }
 }
 
@@ -55,7 +52,7 @@ QString microseconds(double seconds) { return QString::number(seconds * 1e6, 'f'
 
 MainWindow::MainWindow(const Scenario& training, bool withView, QWidget* parent)
     : QMainWindow(parent)
-    , scenario_(gradientSyncView(training, simulateTrainingOrDefault(training))) {
+    , scenario_(initialView(training)) {
     setWindowTitle(QStringLiteral("PodScope"));
     runner_ = new LatestOnlyRunner(this);
     if (withView) {

@@ -1,0 +1,48 @@
+#include "ReportCommand.hpp"
+
+#include "TraceCommand.hpp"
+#include "common/InputError.hpp"
+#include "report/Report.hpp"
+#include "training/Presets.hpp"
+
+#include <CLI/CLI.hpp>
+#include <ostream>
+
+namespace podscope::cli {
+
+CLI::App* addReportCommand(CLI::App& app, ReportOptions& o) {
+    auto* cmd = app.add_subcommand("report", "Write a headless report into a directory: "
+                                             "results.json, results.csv, trace.json, charts as SVG "
+                                             "(and PNG when rsvg-convert from librsvg2-bin is on "
+                                             "PATH; skipped with a warning otherwise) and a "
+                                             "self-contained report.html");
+    addScenarioSourceOptions(*cmd, o.source);
+    cmd->add_option("--out", o.out, "The directory to write (created if missing)")->required();
+    cmd->add_option("--chips", o.chips,
+                    "Use the standard slice with this many chips (16 ... 4096)");
+    cmd->add_option("--global-batch", o.globalBatch, "Global batch (examples per step)");
+    addScenarioOverrideOptions(*cmd, o.overrides);
+    return cmd;
+}
+
+void runReportCommand(const ReportOptions& o, std::ostream& out, std::ostream& err) {
+    if (o.out.empty()) {
+        throw InputError("out", "give the directory to write");
+    }
+    const Scenario s = resolveScenario(o.source, o.overrides, o.chips, o.globalBatch);
+    // The measured reference belongs to the preset's own configuration; a report made from a
+    // preset with overrides still shows it, as the point the configuration was changed from.
+    std::optional<Preset> preset;
+    if (o.source.preset) {
+        preset = loadPreset(*o.source.preset);
+    }
+    auto progress = [&err](const std::string& line) { err << "report: " << line << "\n"; };
+    const auto data = report::computeReport(s, preset, progress);
+    const auto files = report::writeReport(data, o.out, progress);
+    for (const auto& w : files.warnings) {
+        err << "podscope-cli: warning: " << w << "\n";
+    }
+    out << "Wrote " << files.written.size() << " files to " << o.out << "\n";
+}
+
+} // namespace podscope::cli

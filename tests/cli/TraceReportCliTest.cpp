@@ -1,0 +1,89 @@
+#include "CliRunner.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+namespace podscope::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+using test::runCli;
+
+struct ScratchDir {
+    fs::path path;
+    ScratchDir() {
+        path = fs::temp_directory_path() /
+               (std::string("podscope-trace-cli-") +
+                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(path);
+        fs::create_directories(path);
+    }
+    ~ScratchDir() {
+        std::error_code ignored;
+        fs::remove_all(path, ignored);
+    }
+};
+
+std::string readFile(const fs::path& path) {
+    std::ifstream in(path);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+TEST(TraceCli, WritesAChromeTrace) {
+    ScratchDir dir;
+    const auto file = (dir.path / "step.json").string();
+    const auto r =
+        runCli({"trace", "--preset", "mlperf07-resnet50-tf2-16", "--out", file, "--chips", "64"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto json = nlohmann::json::parse(readFile(file));
+    EXPECT_FALSE(json.at("traceEvents").empty());
+    EXPECT_TRUE(json.at("otherData").at("scenario").contains("topology"));
+    EXPECT_NE(json.dump().find("training step (64 chips)"), std::string::npos);
+}
+
+TEST(TraceCli, BadInputExitsTwoNamingTheFieldAndKeepsTheOldFile) {
+    ScratchDir dir;
+    const auto file = dir.path / "step.json";
+    std::ofstream(file) << "old";
+    auto r = runCli({"trace", "--preset", "no-such-preset", "--out", file.string()});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("preset"), std::string::npos) << r.err;
+    r = runCli(
+        {"trace", "--preset", "mlperf07-resnet50-tf2-16", "--out", file.string(), "--chips", "17"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("chips"), std::string::npos) << r.err;
+    EXPECT_EQ(readFile(file), "old");
+    r = runCli({"trace", "--preset", "mlperf07-resnet50-tf2-16", "--out",
+                (dir.path / "missing" / "x.json").string()});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("out"), std::string::npos) << r.err;
+}
+
+TEST(ReportCli, WritesTheReportDirectoryWithProgress) {
+    ScratchDir dir;
+    const auto out = dir.path / "report";
+    const auto r =
+        runCli({"report", "--preset", "mlperf07-resnet50-tf2-16", "--out", out.string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("[1/15]"), std::string::npos) << r.err;
+    EXPECT_TRUE(fs::exists(out / "report.html"));
+    EXPECT_NE(readFile(out / "report.html").find("measured MLPerf"), std::string::npos);
+}
+
+TEST(ReportCli, BadInputExitsTwo) {
+    ScratchDir dir;
+    const auto r = runCli(
+        {"report", "--config", (dir.path / "none.json").string(), "--out", dir.path.string()});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("config"), std::string::npos) << r.err;
+}
+
+} // namespace
+} // namespace podscope::cli
