@@ -74,16 +74,9 @@ void printText(const Scenario& s, const TrainingResult& r, const std::vector<Wha
     out << "Step time      " << formatDuration(r.stepTimeS) << "  (training "
         << formatDuration(r.trainStepS) << ", " << formatNumber(r.throughputExamplesPerS, 0)
         << " examples/s)\n\n";
-    const std::vector<std::pair<const char*, double>> parts = {
-        {"compute", b.compute},
-        {"gradient sync (exposed)", b.gradientSyncExposed},
-        {"model-parallel comm", b.modelParallelComm},
-        {"optimizer", b.optimizer},
-        {"input stall", b.inputStall},
-        {"eval (amortized)", b.evalAmortized},
-        {"overhead", b.overhead}};
-    for (const auto& [name, value] : parts) {
-        const std::string label(name);
+    for (const BreakdownPart& part : kBreakdownParts) {
+        const std::string label(part.label);
+        const double value = b.*part.seconds;
         out << "  " << label << std::string(26 - label.size(), ' ') << formatDuration(value) << "  "
             << formatPercent(value / r.stepTimeS) << "\n";
     }

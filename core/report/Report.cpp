@@ -198,16 +198,9 @@ std::string breakdownSvg(const ReportData& d) {
     c.title = "Step breakdown (" + std::to_string(d.result.chips) + " chips, batch " +
               std::to_string(d.scenario.globalBatch) + ")";
     c.valueLabel = "time per step (ms)";
-    c.labels = {"compute",
-                "gradient sync (exposed)",
-                "model-parallel comm",
-                "optimizer",
-                "input stall",
-                "eval (amortized)",
-                "overhead"};
-    for (const double v : {b.compute, b.gradientSyncExposed, b.modelParallelComm, b.optimizer,
-                           b.inputStall, b.evalAmortized, b.overhead}) {
-        c.values.push_back(v * 1e3);
+    for (const BreakdownPart& part : kBreakdownParts) {
+        c.labels.push_back(part.label);
+        c.values.push_back(b.*part.seconds * 1e3);
     }
     return renderSvg(c);
 }
@@ -261,15 +254,9 @@ std::string reportHtml(const ReportData& d) {
       << number(r.throughputExamplesPerS, 6) << " examples/s on " << r.chips << " chips.</p>\n";
     h << "<p id=\"bottleneck\">Bottleneck: <b>" << xmlEscape(r.bottleneck) << "</b></p>\n";
     h << "<table id=\"breakdown\"><tr><th>part</th><th>ms per step</th><th>share</th></tr>\n";
-    const std::pair<const char*, double> parts[] = {
-        {"compute", b.compute},
-        {"gradient sync (exposed)", b.gradientSyncExposed},
-        {"model-parallel comm", b.modelParallelComm},
-        {"optimizer", b.optimizer},
-        {"input stall", b.inputStall},
-        {"eval (amortized)", b.evalAmortized},
-        {"overhead", b.overhead}};
-    for (const auto& [name, v] : parts) {
+    for (const BreakdownPart& part : kBreakdownParts) {
+        const char* name = part.label;
+        const double v = b.*part.seconds;
         h << "<tr><th>" << name << "</th><td>" << number(v * 1e3, 4) << "</td><td>"
           << number(100 * v / r.stepTimeS, 3) << " %</td></tr>\n";
     }

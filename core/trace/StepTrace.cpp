@@ -27,14 +27,10 @@ nlohmann::json buildStepTrace(const Scenario& s, const TrainingResult& r,
     TraceEvents events;
     events.processName(kStepPid, "training step (" + std::to_string(r.chips) + " chips)", kStepPid);
     const auto& b = r.breakdown;
-    const std::vector<std::pair<std::string, double>> parts = {
-        {"compute", b.compute},
-        {"gradient sync (exposed)", b.gradientSyncExposed},
-        {"model-parallel comm", b.modelParallelComm},
-        {"optimizer", b.optimizer},
-        {"input stall", b.inputStall},
-        {"eval (amortized)", b.evalAmortized},
-        {"overhead", b.overhead}};
+    std::vector<std::pair<std::string, double>> parts;
+    for (const BreakdownPart& part : kBreakdownParts) {
+        parts.emplace_back(part.label, b.*part.seconds);
+    }
     double at = 0;
     for (std::size_t i = 0; i < parts.size(); ++i) {
         const int tid = static_cast<int>(i) + 1;

@@ -28,6 +28,21 @@ struct StepBreakdown {
     }
 };
 
+// The parts of a step in the order PodScope shows them: a label for people, a key for files.
+struct BreakdownPart {
+    const char* label;
+    const char* key;
+    double StepBreakdown::*seconds;
+};
+inline constexpr BreakdownPart kBreakdownParts[] = {
+    {"compute", "compute", &StepBreakdown::compute},
+    {"gradient sync (exposed)", "gradient_sync_exposed", &StepBreakdown::gradientSyncExposed},
+    {"model-parallel comm", "model_parallel_comm", &StepBreakdown::modelParallelComm},
+    {"optimizer", "optimizer", &StepBreakdown::optimizer},
+    {"input stall", "input_stall", &StepBreakdown::inputStall},
+    {"eval (amortized)", "eval_amortized", &StepBreakdown::evalAmortized},
+    {"overhead", "overhead", &StepBreakdown::overhead}};
+
 struct TrainingResult {
     double timeToTrainS = 0;
     double stepTimeS = 0;  // steady step, evaluations amortised in

@@ -16,13 +16,10 @@ nlohmann::json toJson(const TrainingResult& r) {
     j["startup_s"] = r.startupS;
     j["final_eval_wait_s"] = r.finalEvalWaitS;
     j["chips"] = r.chips;
-    j["breakdown"] = {{"compute", b.compute},
-                      {"gradient_sync_exposed", b.gradientSyncExposed},
-                      {"model_parallel_comm", b.modelParallelComm},
-                      {"optimizer", b.optimizer},
-                      {"input_stall", b.inputStall},
-                      {"eval_amortized", b.evalAmortized},
-                      {"overhead", b.overhead}};
+    j["breakdown"] = nlohmann::json::object();
+    for (const BreakdownPart& part : kBreakdownParts) {
+        j["breakdown"][part.key] = b.*part.seconds;
+    }
     j["bottleneck"] = r.bottleneck;
     j["gradient_sync_s"] = r.gradientSyncS;
     j["compute_efficiency"] = r.computeEfficiency;

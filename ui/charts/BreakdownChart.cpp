@@ -13,21 +13,6 @@
 #include <algorithm>
 
 namespace podscope::ui {
-namespace {
-
-struct Part {
-    const char* name;
-    double StepBreakdown::*field;
-};
-constexpr Part kParts[] = {{"compute", &StepBreakdown::compute},
-                           {"exposed gradient sync", &StepBreakdown::gradientSyncExposed},
-                           {"model-parallel comm", &StepBreakdown::modelParallelComm},
-                           {"optimizer", &StepBreakdown::optimizer},
-                           {"input stall", &StepBreakdown::inputStall},
-                           {"evaluation", &StepBreakdown::evalAmortized},
-                           {"overhead", &StepBreakdown::overhead}};
-
-} // namespace
 
 BreakdownChart::BreakdownChart(QWidget* parent)
     : QChartView(parent)
@@ -77,12 +62,12 @@ void BreakdownChart::rebuild() {
         shown.push_back(&*baseline_);
     }
     double top = 0;
-    for (std::size_t i = 0; i < std::size(kParts); ++i) {
-        auto* set = new QBarSet(tr(kParts[i].name));
+    for (std::size_t i = 0; i < std::size(kBreakdownParts); ++i) {
+        auto* set = new QBarSet(tr(kBreakdownParts[i].label));
         const Rgb color = categoryColor(static_cast<int>(i));
         set->setColor(QColor(color.r, color.g, color.b));
         for (const StepBreakdown* b : shown) {
-            set->append(b->*kParts[i].field * 1e3);
+            set->append(b->*kBreakdownParts[i].seconds * 1e3);
         }
         series_->append(set);
     }
