@@ -1,3 +1,4 @@
+#include "ScratchDir.hpp"
 #include "CliRunner.hpp"
 
 #include <filesystem>
@@ -14,27 +15,8 @@ namespace fs = std::filesystem;
 
 using test::runCli;
 
-struct ScratchDir {
-    fs::path path;
-    ScratchDir() {
-        path = fs::temp_directory_path() /
-               (std::string("podscope-trace-cli-") +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~ScratchDir() {
-        std::error_code ignored;
-        fs::remove_all(path, ignored);
-    }
-};
-
-std::string readFile(const fs::path& path) {
-    std::ifstream in(path);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using podscope::test::ScratchDir;
+using podscope::test::readFile;
 
 TEST(TraceCli, WritesAChromeTrace) {
     ScratchDir dir;

@@ -1,3 +1,4 @@
+#include "ScratchDir.hpp"
 #include "CliRunner.hpp"
 
 #include <filesystem>
@@ -16,27 +17,8 @@ namespace fs = std::filesystem;
 using test::Outcome;
 using test::runCli;
 
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        path = fs::temp_directory_path() /
-               (std::string("podscope-cli-") +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~TempDir() {
-        std::error_code ignored;
-        fs::remove_all(path, ignored);
-    }
-};
-
-std::string readFile(const fs::path& path) {
-    std::ifstream in(path);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using TempDir = podscope::test::ScratchDir;
+using podscope::test::readFile;
 
 TEST(TrainingCli, PresetsListsTheMlperfRows) {
     const auto text = runCli({"presets"});

@@ -1,3 +1,4 @@
+#include "ScratchDir.hpp"
 #include "training/ScenarioJson.hpp"
 
 #include "common/InputError.hpp"
@@ -15,28 +16,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        path = fs::temp_directory_path() /
-               ("podscope-scenario-" +
-                std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~TempDir() {
-        std::error_code ignored;
-        fs::remove_all(path, ignored);
-    }
-};
-
-std::string readFile(const fs::path& path) {
-    std::ifstream in(path);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using TempDir = podscope::test::ScratchDir;
+using podscope::test::readFile;
 
 InputError errorOf(const std::string& text) {
     try {
