@@ -1,0 +1,194 @@
+// Demo scripts (issue 8): the bundled demos load and keep their promises; a malformed script is
+// refused with a message naming the step and the field.
+#include "demo/CaptionFields.hpp"
+#include "demo/DemoScript.hpp"
+#include "common/InputError.hpp"
+#include "topology/TopologyPresets.hpp"
+#include "training/Presets.hpp"
+#include "training/StepModel.hpp"
+
+#include "ScratchDir.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+namespace podscope::ui {
+namespace {
+
+using nlohmann::json;
+
+// The field and message of the InputError that parsing `script` throws.
+std::pair<std::string, std::string> refusal(const json& script) {
+    try {
+        parseDemoScript(script.dump(2), "test.json");
+    } catch (const InputError& e) {
+        return {e.field(), e.what()};
+    }
+    ADD_FAILURE() << "accepted: " << script.dump();
+    return {};
+}
+
+json validScript() {
+    return json::parse(R"({
+        "name": "test", "title": "A test", "summary": "Two steps.",
+        "steps": [
+            {"title": "one", "caption": "{chips} chips", "chart": "scaling",
+             "scenario": {"preset": "mlperf07-resnet50-tf-4096", "chips": 64, "global_batch": 1024}},
+            {"title": "two", "caption": "batch {global_batch}", "scenario": {"global_batch": 2048}}
+        ]})");
+}
+
+TEST(DemoScript, BundledDemosCoverTheSixTopicsInMenuOrder) {
+    const std::vector<std::string> expected{"ring-allreduce",         "twod-allreduce", "batch-limit",
+                                            "model-parallelism",      "weight-update-sharding",
+                                            "input-pipeline"};
+    EXPECT_EQ(bundledDemoNames(), expected);
+}
+
+TEST(DemoScript, EveryBundledDemoEndsAtFullScaleOnTheMultipod) {
+    for (const auto& name : bundledDemoNames()) {
+        SCOPED_TRACE(name);
+        const DemoScript demo = loadDemo(name);
+        EXPECT_EQ(demo.name, name);
+        ASSERT_GE(demo.steps.size(), 4u);
+        EXPECT_FALSE(demo.sources.empty());
+        const DemoStep& last = demo.steps.back();
+        EXPECT_TRUE(last.fullScale);
+        EXPECT_EQ(simulateTraining(last.scenario).chips, 4096);
+        // The small steps come first: the demo starts where the eye can follow.
+        EXPECT_FALSE(demo.steps.front().fullScale);
+        EXPECT_LT(simulateTraining(demo.steps.front().scenario).chips, 4096);
+        for (const auto& step : demo.steps) {
+            EXPECT_EQ(step.caption.find('{'), std::string::npos) << step.caption; // all filled
+            EXPECT_FALSE(step.title.empty());
+        }
+    }
+}
+
+TEST(DemoScript, RingDemoShowsDataBlocksOnEightChipsThenTheBidirectionalRing) {
+    const DemoScript demo = loadDemo("ring-allreduce");
+    ASSERT_TRUE(demo.steps[0].dataBlocks);
+    EXPECT_EQ(simulateTraining(demo.steps[0].scenario).chips, 8);
+    EXPECT_EQ(demo.steps[0].scenario.gradient.algorithm, Algorithm::Ring);
+    EXPECT_EQ(demo.steps[3].scenario.gradient.algorithm, Algorithm::BidirRing);
+    // "Twice as fast": the bidirectional ring moves half the data per direction.
+    const double ring = simulateTraining(demo.steps[2].scenario).gradientSyncS;
+    const double bidir = simulateTraining(demo.steps[3].scenario).gradientSyncS;
+    EXPECT_NEAR(ring / bidir, 2.0, 0.2);
+}
+
+TEST(DemoScript, TwoDDemoShowsTheWrappedDimensionFirstIsFaster) {
+    const DemoScript demo = loadDemo("twod-allreduce");
+    const auto& lineFirst = demo.steps[3];
+    const auto& ringFirst = demo.steps[4];
+    EXPECT_EQ(lineFirst.scenario.gradient.dimOrder, "xy");
+    EXPECT_EQ(ringFirst.scenario.gradient.dimOrder, "yx");
+    EXPECT_LT(simulateTraining(ringFirst.scenario).gradientSyncS, simulateTraining(lineFirst.scenario).gradientSyncS);
+    // The mesh (folded lines) is slower than the torus.
+    EXPECT_GT(simulateTraining(demo.steps[2].scenario).gradientSyncS,
+              simulateTraining(demo.steps[1].scenario).gradientSyncS);
+}
+
+TEST(DemoScript, InputDemoTurnsInputBoundAndBack) {
+    const DemoScript demo = loadDemo("input-pipeline");
+    EXPECT_EQ(simulateTraining(demo.steps[0].scenario).input.hosts, 1);
+    EXPECT_FALSE(simulateTraining(demo.steps[0].scenario).input.inputBound);
+    EXPECT_TRUE(simulateTraining(demo.steps[2].scenario).input.inputBound);
+    EXPECT_FALSE(simulateTraining(demo.steps.back().scenario).input.inputBound);
+}
+
+TEST(DemoScript, StepsInheritWhatTheyDoNotChange) {
+    const DemoScript demo = parseDemoScript(validScript().dump(), "test.json");
+    ASSERT_EQ(demo.steps.size(), 2u);
+    EXPECT_EQ(demo.steps[1].chart, ChartKind::Scaling);
+    EXPECT_EQ(demo.steps[1].scenario.topology, demo.steps[0].scenario.topology);
+    EXPECT_EQ(demo.steps[1].scenario.globalBatch, 2048);
+    EXPECT_EQ(demo.steps[0].caption, "64 chips");
+    EXPECT_EQ(demo.steps[1].caption, "batch 2,048");
+}
+
+TEST(DemoScript, CaptionFieldsQuoteTheModel) {
+    const Scenario scenario = loadPreset("mlperf07-resnet50-tf-4096").scenario;
+    const TrainingResult result = simulateTraining(scenario);
+    EXPECT_EQ(fillCaption("{chips} chips, {bottleneck}", scenario, result), "4,096 chips, " + result.bottleneck);
+    char step[32];
+    std::snprintf(step, sizeof step, "%.2f", result.stepTimeS * 1e3);
+    EXPECT_EQ(fillCaption("{step_ms}", scenario, result), step);
+    EXPECT_THROW(fillCaption("{nope}", scenario, result), InputError);
+    EXPECT_THROW(fillCaption("{chips", scenario, result), InputError);
+}
+
+struct Malformed {
+    const char* what;
+    std::function<void(json&)> breakIt;
+    const char* field;
+};
+
+TEST(DemoScript, MalformedScriptsAreRefusedNamingStepAndField) {
+    const std::vector<Malformed> cases{
+        {"missing steps", [](json& s) { s.erase("steps"); }, "steps"},
+        {"empty steps", [](json& s) { s["steps"] = json::array(); }, "steps"},
+        {"unknown top key", [](json& s) { s["colour"] = 1; }, "colour"},
+        {"missing caption", [](json& s) { s["steps"][1].erase("caption"); }, "steps[1].caption"},
+        {"caption not text", [](json& s) { s["steps"][0]["caption"] = 3; }, "steps[0].caption"},
+        {"unknown caption field", [](json& s) { s["steps"][1]["caption"] = "{speed}"; }, "steps[1].caption"},
+        {"unknown chart", [](json& s) { s["steps"][1]["chart"] = "pie"; }, "steps[1].chart"},
+        {"unknown layout", [](json& s) { s["steps"][1]["view"] = {{"layout", "sphere"}}; }, "steps[1].view.layout"},
+        {"unknown colour mode", [](json& s) { s["steps"][1]["view"] = {{"color_by", "mood"}}; },
+         "steps[1].view.color_by"},
+        {"time out of range", [](json& s) { s["steps"][1]["view"] = {{"time_fraction", 1.5}}; },
+         "steps[1].view.time_fraction"},
+        {"unknown step key", [](json& s) { s["steps"][1]["zoom"] = 2; }, "steps[1].zoom"},
+        {"first step without scenario", [](json& s) { s["steps"][0].erase("scenario"); }, "steps[0].scenario"},
+        {"bad batch", [](json& s) { s["steps"][1]["scenario"]["global_batch"] = -5; },
+         "steps[1].scenario.global_batch"},
+        {"impossible batch", [](json& s) { s["steps"][1]["scenario"]["global_batch"] = 7; },
+         "steps[1].scenario.global_batch"},
+        {"unknown preset", [](json& s) { s["steps"][1]["scenario"] = {{"preset", "gpt-5"}}; },
+         "steps[1].scenario.preset"},
+        {"unknown scenario key", [](json& s) { s["steps"][1]["scenario"]["speed"] = 1; },
+         "steps[1].scenario.speed"},
+        {"data blocks on 64+ chips", [](json& s) { s["steps"][1]["data_blocks"] = true; s["steps"][1]["scenario"]["chips"] = 128; },
+         "steps[1].data_blocks"},
+        {"full_scale not bool", [](json& s) { s["steps"][1]["full_scale"] = "yes"; }, "steps[1].full_scale"},
+    };
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.what);
+        json script = validScript();
+        c.breakIt(script);
+        const auto [field, message] = refusal(script);
+        EXPECT_EQ(field, c.field) << message;
+        if (std::string(c.field).rfind("steps[", 0) == 0) {
+            const int index = std::stoi(std::string(c.field).substr(6));
+            EXPECT_NE(message.find("step " + std::to_string(index + 1) + " of demo 'test'"), std::string::npos)
+                << message;
+        }
+    }
+}
+
+TEST(DemoScript, NotJsonOrTooDeepIsRefused) {
+    EXPECT_THROW(parseDemoScript("{\"name\": ", "x.json"), InputError);
+    EXPECT_THROW(parseDemoScript(std::string(100, '[') + std::string(100, ']'), "x.json"), InputError);
+    EXPECT_THROW(parseDemoScript("[]", "x.json"), InputError);
+}
+
+TEST(DemoScript, ATeachersFileLoadsWithoutRebuilding) {
+    test::ScratchDir dir;
+    const auto path = dir.path / "my-demo.json";
+    std::ofstream(path) << validScript().dump(2);
+    EXPECT_EQ(loadDemo(path.string()).steps.size(), 2u);
+    try {
+        loadDemo("no-such-demo");
+        FAIL();
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.field(), "demo");
+        EXPECT_NE(std::string(e.what()).find("ring-allreduce"), std::string::npos); // lists the bundled
+    }
+    EXPECT_THROW(loadDemo((dir.path / "missing.json").string()), InputError);
+    EXPECT_THROW(loadDemo(dir.path.string() + "/"), InputError);
+}
+
+} // namespace
+} // namespace podscope::ui

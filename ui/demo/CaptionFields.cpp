@@ -1,0 +1,110 @@
+#include "demo/CaptionFields.hpp"
+
+#include "common/InputError.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <map>
+
+namespace podscope::ui {
+namespace {
+
+std::string fixed(double value, int decimals) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*f", decimals, value);
+    return text;
+}
+
+// Thousands separated by commas: "31,744".
+std::string grouped(double value) {
+    const std::string digits = fixed(std::abs(std::round(value)), 0);
+    std::string out = value <= -0.5 ? "-" : "";
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) {
+            out += ',';
+        }
+        out += digits[i];
+    }
+    return out;
+}
+
+// A whole number without decimals, a fraction with two: "16", "0.25".
+std::string count(double value) {
+    return std::abs(value - std::round(value)) < 1e-9 ? grouped(value) : fixed(value, 2);
+}
+
+using Field = std::function<std::string(const Scenario&, const TrainingResult&)>;
+
+const std::map<std::string, Field>& fields() {
+    static const std::map<std::string, Field> table{
+        {"chips", [](const Scenario&, const TrainingResult& r) { return grouped(static_cast<double>(r.chips)); }},
+        {"cores", [](const Scenario&, const TrainingResult& r) { return grouped(static_cast<double>(r.plan.cores)); }},
+        {"replicas", [](const Scenario&, const TrainingResult& r) { return grouped(static_cast<double>(r.plan.replicas)); }},
+        {"cores_per_replica", [](const Scenario&, const TrainingResult& r) { return std::to_string(r.plan.modelParallel); }},
+        {"global_batch", [](const Scenario& s, const TrainingResult&) { return grouped(static_cast<double>(s.globalBatch)); }},
+        {"per_core_batch", [](const Scenario&, const TrainingResult& r) { return count(r.plan.examplesPerCore); }},
+        {"step_ms", [](const Scenario&, const TrainingResult& r) { return fixed(r.stepTimeS * 1e3, 2); }},
+        {"compute_ms", [](const Scenario&, const TrainingResult& r) { return fixed(r.breakdown.compute * 1e3, 2); }},
+        {"sync_ms", [](const Scenario&, const TrainingResult& r) { return fixed(r.gradientSyncS * 1e3, 3); }},
+        {"exposed_sync_ms", [](const Scenario&, const TrainingResult& r) { return fixed(r.breakdown.gradientSyncExposed * 1e3, 3); }},
+        {"model_parallel_ms", [](const Scenario&, const TrainingResult& r) { return fixed(r.breakdown.modelParallelComm * 1e3, 3); }},
+        {"optimizer_us", [](const Scenario&, const TrainingResult& r) { return fixed(r.breakdown.optimizer * 1e6, 1); }},
+        {"optimizer_ms", [](const Scenario&, const TrainingResult& r) { return fixed(r.breakdown.optimizer * 1e3, 3); }},
+        {"input_stall_ms", [](const Scenario&, const TrainingResult& r) { return fixed(r.breakdown.inputStall * 1e3, 2); }},
+        {"eval_ms", [](const Scenario&, const TrainingResult& r) { return fixed(r.breakdown.evalAmortized * 1e3, 3); }},
+        {"throughput", [](const Scenario&, const TrainingResult& r) { return grouped(r.throughputExamplesPerS); }},
+        {"time_to_train_s", [](const Scenario&, const TrainingResult& r) { return fixed(r.timeToTrainS, 1); }},
+        {"time_to_train_min", [](const Scenario&, const TrainingResult& r) { return fixed(r.timeToTrainS / 60, 1); }},
+        {"epochs", [](const Scenario&, const TrainingResult& r) { return fixed(r.epochs, 1); }},
+        {"steps", [](const Scenario&, const TrainingResult& r) { return grouped(static_cast<double>(r.steps)); }},
+        {"efficiency_pct", [](const Scenario&, const TrainingResult& r) { return fixed(r.computeEfficiency * 100, 1); }},
+        {"bottleneck", [](const Scenario&, const TrainingResult& r) { return r.bottleneck; }},
+        {"hosts", [](const Scenario&, const TrainingResult& r) { return grouped(r.input.hosts); }},
+        {"chips_per_host", [](const Scenario&, const TrainingResult& r) { return fixed(r.input.chipsPerHost, 0); }},
+        {"host_cores", [](const Scenario&, const TrainingResult& r) { return fixed(r.input.cpuCores, 0); }},
+        {"input_need", [](const Scenario&, const TrainingResult& r) { return grouped(r.input.requiredExamplesPerSPerHost); }},
+        {"input_capacity", [](const Scenario&, const TrainingResult& r) { return grouped(r.input.capacityExamplesPerSPerHost); }},
+    };
+    return table;
+}
+
+} // namespace
+
+std::vector<std::string> captionFieldNames() {
+    std::vector<std::string> names;
+    for (const auto& [name, field] : fields()) {
+        names.push_back(name);
+    }
+    return names;
+}
+
+std::string fillCaption(const std::string& caption, const Scenario& scenario, const TrainingResult& result) {
+    std::string filled;
+    std::size_t at = 0;
+    while (at < caption.size()) {
+        const std::size_t open = caption.find('{', at);
+        if (open == std::string::npos) {
+            filled += caption.substr(at);
+            break;
+        }
+        const std::size_t close = caption.find('}', open);
+        if (close == std::string::npos) {
+            throw InputError("caption", "'{' at character " + std::to_string(open + 1) + " is not closed");
+        }
+        const std::string name = caption.substr(open + 1, close - open - 1);
+        const auto field = fields().find(name);
+        if (field == fields().end()) {
+            std::string known;
+            for (const auto& n : captionFieldNames()) {
+                known += (known.empty() ? "" : ", ") + n;
+            }
+            throw InputError("caption", "unknown field {" + name + "} (known: " + known + ")");
+        }
+        filled += caption.substr(at, open - at) + field->second(scenario, result);
+        at = close + 1;
+    }
+    return filled;
+}
+
+} // namespace podscope::ui

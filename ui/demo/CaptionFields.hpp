@@ -1,0 +1,19 @@
+#pragma once
+
+#include "training/Scenario.hpp"
+#include "training/StepModel.hpp"
+
+#include <string>
+#include <vector>
+
+namespace podscope::ui {
+
+// Demo captions quote the model rather than hard-coded numbers: "{step_ms}" in a caption
+// becomes the step time of that step's configuration, so a caption stays true when the model
+// or its data change. Throws InputError("caption", ...) naming an unknown {field}.
+std::string fillCaption(const std::string& caption, const Scenario& scenario, const TrainingResult& result);
+
+// The names that may appear in braces, for messages and docs/demos.md.
+std::vector<std::string> captionFieldNames();
+
+} // namespace podscope::ui

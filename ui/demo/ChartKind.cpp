@@ -1,0 +1,38 @@
+#include "demo/ChartKind.hpp"
+
+#include "common/InputError.hpp"
+
+#include <array>
+#include <utility>
+
+namespace podscope::ui {
+namespace {
+
+constexpr std::array<std::pair<ChartKind, const char*>, 4> kNames{{
+    {ChartKind::Scaling, "scaling"},
+    {ChartKind::Breakdown, "breakdown"},
+    {ChartKind::Batch, "batch"},
+    {ChartKind::Links, "links"},
+}};
+
+} // namespace
+
+ChartKind parseChartKind(const std::string& text) {
+    for (const auto& [kind, name] : kNames) {
+        if (text == name) {
+            return kind;
+        }
+    }
+    throw InputError("chart", "unknown chart '" + text + "'; expected scaling, breakdown, batch or links");
+}
+
+std::string toString(ChartKind chart) {
+    for (const auto& [kind, name] : kNames) {
+        if (kind == chart) {
+            return name;
+        }
+    }
+    return "breakdown";
+}
+
+} // namespace podscope::ui
