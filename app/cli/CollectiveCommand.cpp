@@ -8,11 +8,14 @@
 #include "collective/Schedule.hpp"
 #include "common/InputError.hpp"
 #include "common/Units.hpp"
+#include "report/AtomicFile.hpp"
 #include "topology/TopologyPresets.hpp"
+#include "trace/CollectiveTraceFile.hpp"
 
 #include <CLI/CLI.hpp>
 
 #include <chrono>
+#include <filesystem>
 #include <ostream>
 
 namespace podscope::cli {
@@ -35,6 +38,8 @@ CLI::App* addCollectiveCommand(CLI::App& app, CollectiveOptions& o) {
     cmd->add_option("--engine", o.engine, "analytic or event")->capture_default_str();
     cmd->add_flag("--verify", o.verify, "Also run the schedule on real data and check the result");
     cmd->add_flag("--json", o.json, "Print one JSON object");
+    cmd->add_option("--trace", o.trace,
+                    "Also write the event engine's timeline as a Chrome trace (JSON) to this file");
     return cmd;
 }
 
@@ -121,10 +126,32 @@ void runCollectiveCommand(const CollectiveOptions& o, std::ostream& out) {
     }
     validateCollective(topology, spec);
 
+    if (!o.trace.empty()) {
+        // Refuse a trace that cannot be written before spending seconds on the simulation.
+        const auto folder = std::filesystem::absolute(o.trace).parent_path();
+        if (!std::filesystem::is_directory(folder)) {
+            throw InputError("trace", "cannot write '" + o.trace + "': directory '" +
+                                          folder.string() + "' does not exist");
+        }
+    }
+
     const auto began = std::chrono::steady_clock::now();
+    std::optional<EventSimulation> simulation;
+    if (o.engine == "event") {
+        simulation = runEventEngine(topology, spec);
+    }
     const CollectiveResult result =
-        o.engine == "analytic" ? runAnalytic(topology, spec) : runEventEngine(topology, spec).results.front();
+        simulation ? simulation->results.front() : runAnalytic(topology, spec);
     const double wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+    if (!o.trace.empty()) {
+        // The timeline exists only in the event engine's record, whichever engine was timed.
+        if (!simulation) {
+            simulation = runEventEngine(topology, spec);
+        }
+        const std::string text =
+            trace::buildCollectiveTrace(topology, spec, simulation->record).dump();
+        report::writeFileAtomically(o.trace, text, "trace");
+    }
     std::optional<FunctionalCheck> check;
     if (o.verify) {
         check = runFunctional(topology, spec);
@@ -145,6 +172,9 @@ void runCollectiveCommand(const CollectiveOptions& o, std::ostream& out) {
         out << json.dump(2) << "\n";
     } else {
         printText(topology, spec, result, wallS, check, out);
+        if (!o.trace.empty()) {
+            out << "Trace                " << o.trace << " (event engine timeline)\n";
+        }
     }
 }
 

@@ -26,6 +26,8 @@ struct CollectiveOptions {
     int chunks = 1;
     bool verify = false;
     bool json = false;
+    // Chrome trace of the event engine's record (written atomically); empty: none.
+    std::string trace;
 };
 
 CLI::App* addCollectiveCommand(CLI::App& app, CollectiveOptions& options);

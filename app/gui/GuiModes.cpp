@@ -1,9 +1,12 @@
 #include "GuiModes.hpp"
 
 #include "common/InputError.hpp"
+#include "export/ChartExport.hpp"
 #include "topology/Hardware.hpp"
 #include "topology/TopologyPresets.hpp"
 #include "training/Presets.hpp"
+#include "widgets/DemoPanel.hpp"
+#include "widgets/DemoPlayer.hpp"
 #include "vtk/VtkView.hpp"
 #include "widgets/Explorer.hpp"
 #include "widgets/LegendWidget.hpp"
@@ -15,6 +18,7 @@
 #include <QImage>
 #include <QMessageBox>
 #include <QPainter>
+#include <QTemporaryDir>
 #include <QTimer>
 
 #include <algorithm>
@@ -36,6 +40,17 @@ struct Options {
     QSize size{1280, 720}; // fits a 1366x768 laptop screen
     QString screenshot;
     int benchmarkFrames = 0;
+    std::optional<ui::DemoScript> demo; // --demo: the window opens on this demo
+    int demoStep = 0;                   // 0-based
+
+    // --- Scripted exports (issue 6): --export-chart/--export-view/--export-size/--export-dpi/--out
+    std::optional<ui::ChartKind> exportChart;
+    QString exportOut;  // the chart's file: .png, .svg or .pdf
+    QString exportView; // the 3-D view's PNG
+    std::optional<QSize> exportSize;
+    int exportDpi = 0; // 0: the default of the export kind
+    bool exporting() const { return exportChart || !exportView.isEmpty(); }
+    // --- end of scripted exports
 };
 
 QSize parseSize(const QString& text) {
@@ -64,6 +79,24 @@ Options parseOptions(const QApplication& app) {
     const QCommandLineOption screenshot("screenshot", "Render the window to a PNG file and exit.", "FILE");
     const QCommandLineOption frames("benchmark-frames", "Play N frames and print frame-rate JSON.", "N");
     parser.addOptions({preset, layout, colorBy, algorithm, timeUs, size, screenshot, frames});
+    const QCommandLineOption demo("demo", "Open a guided demo: a bundled one (ring-allreduce, twod-allreduce, "
+                                          "batch-limit, model-parallelism, weight-update-sharding, "
+                                          "input-pipeline) or a demo script file (.json).", "NAME");
+    const QCommandLineOption step("step", "With --demo: start at step K (1 = the first).", "K");
+    parser.addOptions({demo, step});
+    // --- Scripted exports (issue 6)
+    const QCommandLineOption exportChart("export-chart",
+                                         "Export a chart (scaling, batch, breakdown or links) to "
+                                         "--out FILE.png|svg|pdf and exit.", "KIND");
+    const QCommandLineOption exportOut("out", "File written by --export-chart.", "FILE");
+    const QCommandLineOption exportView("export-view", "Render the 3-D view off-screen to a PNG "
+                                                       "file at --export-size and exit.", "FILE");
+    const QCommandLineOption exportSize("export-size", "Pixel size of an export (default 1600x1000 "
+                                                       "for charts, 1920x1080 for the view).", "WxH");
+    const QCommandLineOption exportDpi("export-dpi", "DPI of an export (default 200 for charts, "
+                                                     "96 for the view).", "N");
+    parser.addOptions({exportChart, exportOut, exportView, exportSize, exportDpi});
+    // --- end of scripted exports
     if (!parser.parse(app.arguments())) {
         throw InputError("arguments", parser.errorText().toStdString());
     }
@@ -116,6 +149,28 @@ Options parseOptions(const QApplication& app) {
         options.size = parseSize(parser.value(size));
     }
     options.screenshot = parser.value(screenshot);
+    if (parser.isSet(demo)) {
+        // The demo's step sets the configuration and the view: other settings would be lost.
+        for (const auto* clash : {&preset, &layout, &colorBy, &algorithm, &timeUs}) {
+            if (parser.isSet(*clash)) {
+                throw InputError(clash->names().front().toStdString(),
+                                 "cannot be combined with --demo (each demo step sets the configuration and the view)");
+            }
+        }
+        options.demo = ui::loadDemo(parser.value(demo).toStdString());
+        if (parser.isSet(step)) {
+            bool ok = false;
+            const int k = parser.value(step).toInt(&ok);
+            const int steps = static_cast<int>(options.demo->steps.size());
+            if (!ok || k < 1 || k > steps) {
+                throw InputError("step", "'" + parser.value(step).toStdString() + "' must be a step from 1 to " +
+                                             std::to_string(steps) + " of demo '" + options.demo->name + "'");
+            }
+            options.demoStep = k - 1;
+        }
+    } else if (parser.isSet(step)) {
+        throw InputError("step", "only used with --demo");
+    }
     if (parser.isSet(frames)) {
         bool ok = false;
         options.benchmarkFrames = parser.value(frames).toInt(&ok);
@@ -123,6 +178,57 @@ Options parseOptions(const QApplication& app) {
             throw InputError("benchmark-frames", "must be a frame count between 1 and 100000");
         }
     }
+    // --- Scripted exports (issue 6)
+    if (parser.isSet(exportChart)) {
+        options.exportChart = ui::parseChartKind(parser.value(exportChart));
+        if (!options.exportChart) {
+            throw InputError("export-chart", "'" + parser.value(exportChart).toStdString() +
+                                                 "' must be scaling, breakdown, batch or links");
+        }
+        options.exportOut = parser.value(exportOut);
+        if (options.exportOut.isEmpty()) {
+            throw InputError("out", "--export-chart needs --out FILE.png, FILE.svg or FILE.pdf");
+        }
+        if (!ui::exportFormatOf(options.exportOut)) {
+            throw InputError("out", "'" + options.exportOut.toStdString() +
+                                        "' must end in .png, .svg or .pdf");
+        }
+    } else if (parser.isSet(exportOut)) {
+        throw InputError("out", "only used with --export-chart");
+    }
+    options.exportView = parser.value(exportView);
+    if (parser.isSet(exportView) && !options.exportView.endsWith(".png", Qt::CaseInsensitive)) {
+        throw InputError("export-view", "'" + options.exportView.toStdString() + "' must end in .png");
+    }
+    if ((parser.isSet(exportSize) || parser.isSet(exportDpi)) && !options.exporting()) {
+        throw InputError(parser.isSet(exportSize) ? "export-size" : "export-dpi",
+                         "only used with --export-chart or --export-view");
+    }
+    if (parser.isSet(exportSize)) {
+        const auto parts = parser.value(exportSize).split('x');
+        bool okW = false, okH = false;
+        const QSize pixels(parts.size() == 2 ? parts[0].toInt(&okW) : 0,
+                           parts.size() == 2 ? parts[1].toInt(&okH) : 0);
+        const QString problem = ui::checkExportSize(pixels);
+        if (!okW || !okH || !problem.isEmpty()) {
+            throw InputError("export-size", "'" + parser.value(exportSize).toStdString() +
+                                                "' must be WxH, each side " +
+                                                std::to_string(ui::kMinExportPixels) + " to " +
+                                                std::to_string(ui::kMaxExportPixels) + " pixels");
+        }
+        options.exportSize = pixels;
+    }
+    if (parser.isSet(exportDpi)) {
+        bool ok = false;
+        options.exportDpi = parser.value(exportDpi).toInt(&ok);
+        if (!ok || !ui::checkExportDpi(options.exportDpi).isEmpty()) {
+            throw InputError("export-dpi", "'" + parser.value(exportDpi).toStdString() +
+                                               "' must be a whole number from " +
+                                               std::to_string(ui::kMinExportDpi) + " to " +
+                                               std::to_string(ui::kMaxExportDpi));
+        }
+    }
+    // --- end of scripted exports
     return options;
 }
 
@@ -161,6 +267,67 @@ void takeScreenshot(ui::MainWindow& window, const QString& file) {
         QTimer::singleShot(50, save);
     }
 }
+
+// --- Scripted exports (issue 6)
+// Writes the requested chart and view exports, then exits: 0 when all were written, 1 if not.
+void runExports(ui::MainWindow& window, const Options& options) {
+    if (options.exportChart) {
+        ui::ChartData data;
+        data.analysis = window.explorer()->analysis();
+        data.run = window.currentRun();
+        const QSize pixels = options.exportSize.value_or(QSize(1600, 1000));
+        const int dpi = options.exportDpi > 0 ? options.exportDpi : 200;
+        const QString problem =
+            ui::exportChart(*options.exportChart, data, options.exportOut, pixels, dpi);
+        if (!problem.isEmpty()) {
+            std::cerr << "podscope: error: " << problem.toStdString() << "\n";
+            QApplication::exit(1);
+            return;
+        }
+        std::cout << "Wrote " << options.exportOut.toStdString() << " (" << pixels.width() << "x"
+                  << pixels.height() << " px, " << dpi << " DPI)\n";
+    }
+    if (options.exportView.isEmpty()) {
+        QApplication::exit(0);
+        return;
+    }
+    auto* view = window.view();
+    if (!view) {
+        std::cerr << "podscope: error: --export-view needs an OpenGL platform (run under X or Xvfb)\n";
+        QApplication::exit(1);
+        return;
+    }
+    // The view's OpenGL context exists once it has drawn a frame.
+    auto connection = std::make_shared<QMetaObject::Connection>();
+    *connection = QObject::connect(view, &ui::VtkView::frameSwapped, &window, [connection, view, options] {
+        QObject::disconnect(*connection);
+        const QSize pixels = options.exportSize.value_or(QSize(1920, 1080));
+        QElapsedTimer clock;
+        clock.start();
+        QImage image = view->renderImage(pixels);
+        const qint64 renderMs = clock.elapsed();
+        if (image.isNull()) {
+            std::cerr << "podscope: error: cannot render the 3-D view at " << pixels.width() << "x"
+                      << pixels.height() << " (beyond the OpenGL driver's limits)\n";
+            QApplication::exit(1);
+            return;
+        }
+        const int dpi = options.exportDpi > 0 ? options.exportDpi : 96;
+        image.setDotsPerMeterX(static_cast<int>(dpi / 0.0254 + 0.5));
+        image.setDotsPerMeterY(static_cast<int>(dpi / 0.0254 + 0.5));
+        const QString problem = ui::savePngAtomically(image, options.exportView);
+        if (!problem.isEmpty()) {
+            std::cerr << "podscope: error: " << problem.toStdString() << "\n";
+            QApplication::exit(1);
+            return;
+        }
+        std::cout << "Wrote " << options.exportView.toStdString() << " (" << pixels.width() << "x"
+                  << pixels.height() << " px, rendered off-screen in " << renderMs << " ms)\n";
+        QApplication::exit(0);
+    });
+    view->requestRender();
+}
+// --- end of scripted exports
 
 // Plays N frames through the full Qt path (advance, recolour, update, paint, swap) as fast as
 // the event loop allows, then prints one JSON line.
@@ -213,7 +380,15 @@ int run(QApplication& app, std::chrono::steady_clock::time_point started) {
         std::cerr << "podscope: error: " << e.what() << "\n";
         return 2;
     }
-    const bool scripted = !options.screenshot.isEmpty() || options.benchmarkFrames > 0;
+    const bool scripted =
+        !options.screenshot.isEmpty() || options.benchmarkFrames > 0 || options.exporting();
+    // Scripted runs start from the default layout and leave the user's settings, recent files
+    // and autosave alone: they get settings and data folders of their own for the run.
+    QTemporaryDir scriptedHome;
+    if (scripted && scriptedHome.isValid()) {
+        qputenv("XDG_CONFIG_HOME", scriptedHome.filePath("config").toLocal8Bit());
+        qputenv("XDG_DATA_HOME", scriptedHome.filePath("data").toLocal8Bit());
+    }
     ui::MainWindow window(options.scenario, platformHasOpenGL());
     window.resize(options.size);
     QObject::connect(&window, &ui::MainWindow::runFailed, &app, [scripted](const QString& message) {
@@ -222,18 +397,24 @@ int run(QApplication& app, std::chrono::steady_clock::time_point started) {
             QApplication::exit(1);
         }
     });
+    // The scripted modes start once the first result is on screen: the first replay, or with
+    // --demo the demo's step (its configuration analysed and replayed).
     bool first = true;
-    QObject::connect(&window, &ui::MainWindow::runShown, &app, [&] {
+    auto whenShown = [&] {
         if (!first) {
             return;
         }
         first = false;
-        window.setLayoutKind(options.layout);
-        window.setColorMode(options.colorMode);
-        if (options.timeUs) {
-            window.setTimeUs(*options.timeUs);
+        if (!options.demo) {
+            window.setLayoutKind(options.layout);
+            window.setColorMode(options.colorMode);
+            if (options.timeUs) {
+                window.setTimeUs(*options.timeUs);
+            }
         }
-        if (!options.screenshot.isEmpty()) {
+        if (options.exporting()) {
+            runExports(window, options); // issue 6
+        } else if (!options.screenshot.isEmpty()) {
             takeScreenshot(window, options.screenshot);
         } else if (options.benchmarkFrames > 0) {
             if (!window.view()) {
@@ -250,9 +431,21 @@ int run(QApplication& app, std::chrono::steady_clock::time_point started) {
             });
             window.view()->requestRender();
         }
-    });
+    };
+    if (options.demo) {
+        QObject::connect(window.demos(), &ui::DemoPlayer::stepShown, &app, whenShown);
+        QObject::connect(window.demos(), &ui::DemoPlayer::stepFailed, &app, [scripted](const QString& message) {
+            if (scripted) {
+                std::cerr << "podscope: error: " << message.toStdString() << "\n";
+                QApplication::exit(1);
+            }
+        });
+        window.demos()->start(*options.demo, options.demoStep);
+    } else {
+        QObject::connect(&window, &ui::MainWindow::runShown, &app, whenShown);
+    }
     window.show();
-    if (!scripted && ui::Explorer::hasUnsavedSession()) {
+    if (!scripted && !options.demo && ui::Explorer::hasUnsavedSession()) {
         // The autosave outlived its session: the last run ended without closing the window.
         const auto answer = QMessageBox::question(&window, QObject::tr("Restore session"),
                                                   QObject::tr("PodScope did not close cleanly last time. Restore the "

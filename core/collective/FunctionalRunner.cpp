@@ -20,11 +20,9 @@ Segment shardOf(Segment segment, int shards, int index) {
     return {segment.lo + length * index / shards, segment.lo + length * (index + 1) / shards};
 }
 
-std::int64_t initialValue(ChipId chip, std::int64_t element) {
-    return (static_cast<std::int64_t>(chip) * 7919 + element * 104729 + 13) % 1000003;
+std::uint64_t initialValue(ChipId chip, std::int64_t element) {
+    return static_cast<std::uint64_t>((static_cast<std::int64_t>(chip) * 7919 + element * 104729 + 13) % 1000003);
 }
-
-constexpr std::int64_t kUnset = -1;
 
 // Data and segment stacks of every chip for one (stream, chunk) slice of the buffer.
 class SliceRun {
@@ -63,33 +61,30 @@ private:
     std::vector<std::vector<Segment>> stacks_;
 };
 
-using Buffers = std::vector<std::vector<std::int64_t>>;
-
-// Member i sends shard (i - s) at step s; the receiver adds it to its own copy.
-void reduceScatterRing(std::span<const ChipId> ring, Segment segment, Buffers& data) {
+// One reduce-scatter step of one ring: member i sends shard (i - step) and its successor adds
+// it to its own copy. No member sends a shard it receives in the same step, so the order of
+// the members does not matter.
+void reduceScatterStep(std::span<const ChipId> ring, Segment segment, int step, ChipBuffers& data) {
     const int n = static_cast<int>(ring.size());
-    for (int step = 0; step + 1 < n; ++step) {
-        for (int i = 0; i < n; ++i) {
-            const Segment shard = shardOf(segment, n, ((i - step) % n + n) % n);
-            const auto& from = data[static_cast<std::size_t>(ring[static_cast<std::size_t>(i)])];
-            auto& to = data[static_cast<std::size_t>(ring[static_cast<std::size_t>((i + 1) % n)])];
-            for (auto e = shard.lo; e < shard.hi; ++e) {
-                to[static_cast<std::size_t>(e)] += from[static_cast<std::size_t>(e)];
-            }
+    for (int i = 0; i < n; ++i) {
+        const Segment shard = shardOf(segment, n, ((i - step) % n + n) % n);
+        const auto& from = data[static_cast<std::size_t>(ring[static_cast<std::size_t>(i)])];
+        auto& to = data[static_cast<std::size_t>(ring[static_cast<std::size_t>((i + 1) % n)])];
+        for (auto e = shard.lo; e < shard.hi; ++e) {
+            to[static_cast<std::size_t>(e)] += from[static_cast<std::size_t>(e)];
         }
     }
 }
 
-// Member i owns shard i+1; at step s it forwards shard (i + 1 - s) to its successor.
-void allGatherRing(std::span<const ChipId> ring, Segment segment, Buffers& data) {
+// One all-gather step of one ring: member i owns shard i+1 and at step s forwards shard
+// (i + 1 - s) to its successor, which copies it.
+void allGatherStep(std::span<const ChipId> ring, Segment segment, int step, ChipBuffers& data) {
     const int n = static_cast<int>(ring.size());
-    for (int step = 0; step + 1 < n; ++step) {
-        for (int i = 0; i < n; ++i) {
-            const Segment shard = shardOf(segment, n, ((i + 1 - step) % n + n) % n);
-            const auto& from = data[static_cast<std::size_t>(ring[static_cast<std::size_t>(i)])];
-            auto& to = data[static_cast<std::size_t>(ring[static_cast<std::size_t>((i + 1) % n)])];
-            std::copy(from.begin() + shard.lo, from.begin() + shard.hi, to.begin() + shard.lo);
-        }
+    for (int i = 0; i < n; ++i) {
+        const Segment shard = shardOf(segment, n, ((i + 1 - step) % n + n) % n);
+        const auto& from = data[static_cast<std::size_t>(ring[static_cast<std::size_t>(i)])];
+        auto& to = data[static_cast<std::size_t>(ring[static_cast<std::size_t>((i + 1) % n)])];
+        std::copy(from.begin() + shard.lo, from.begin() + shard.hi, to.begin() + shard.lo);
     }
 }
 
@@ -107,21 +102,29 @@ FunctionalCheck runFunctional(const Topology& topology, const CollectiveSpec& sp
 }
 
 FunctionalCheck runFunctional(const Topology& topology, const Schedule& schedule) {
+    return runFunctional(topology, schedule, FunctionalRun{});
+}
+
+FunctionalCheck runFunctional(const Topology& topology, const Schedule& schedule, const FunctionalRun& how) {
     const CollectiveSpec& spec = schedule.spec;
     FunctionalCheck check;
-    const std::int64_t elements = functionalElementsPerChip(topology, spec);
+    const std::int64_t elements =
+        how.elementsPerChip > 0 ? how.elementsPerChip : functionalElementsPerChip(topology, spec);
     check.elementsPerChip = elements;
     const auto chips = topology.chipCount();
+    const auto valueOf = [&](ChipId chip, std::int64_t e) {
+        return how.initialValue ? how.initialValue(chip, e) : initialValue(chip, e);
+    };
 
-    Buffers initial(static_cast<std::size_t>(chips), std::vector<std::int64_t>(static_cast<std::size_t>(elements)));
+    ChipBuffers initial(static_cast<std::size_t>(chips), std::vector<std::uint64_t>(static_cast<std::size_t>(elements)));
     for (ChipId chip = 0; chip < chips; ++chip) {
         for (std::int64_t e = 0; e < elements; ++e) {
-            initial[static_cast<std::size_t>(chip)][static_cast<std::size_t>(e)] = initialValue(chip, e);
+            initial[static_cast<std::size_t>(chip)][static_cast<std::size_t>(e)] = valueOf(chip, e);
         }
     }
     std::vector<int> group(static_cast<std::size_t>(chips));
-    std::vector<std::vector<std::int64_t>> groupSum(static_cast<std::size_t>(schedule.groupCount),
-                                                   std::vector<std::int64_t>(static_cast<std::size_t>(elements), 0));
+    std::vector<std::vector<std::uint64_t>> groupSum(static_cast<std::size_t>(schedule.groupCount),
+                                                    std::vector<std::uint64_t>(static_cast<std::size_t>(elements), 0));
     for (ChipId chip = 0; chip < chips; ++chip) {
         group[static_cast<std::size_t>(chip)] = groupOf(topology, spec.groups, chip);
         auto& sum = groupSum[static_cast<std::size_t>(group[static_cast<std::size_t>(chip)])];
@@ -130,7 +133,7 @@ FunctionalCheck runFunctional(const Topology& topology, const Schedule& schedule
         }
     }
 
-    Buffers data = initial;
+    ChipBuffers data = initial;
     // Element e of group g is owned by ownerOf[g][e] after a reduce-scatter (or before an
     // all-gather); -1 while unowned.
     std::vector<std::vector<ChipId>> ownerOf(static_cast<std::size_t>(schedule.groupCount),
@@ -138,8 +141,11 @@ FunctionalCheck runFunctional(const Topology& topology, const Schedule& schedule
     const bool gatherOnly = spec.op == CollectiveOp::AllGather;
     if (gatherOnly) {
         for (auto& buffer : data) {
-            std::fill(buffer.begin(), buffer.end(), kUnset);
+            std::fill(buffer.begin(), buffer.end(), how.unsetValue);
         }
+    }
+    if (how.observe && (schedule.groupSize <= 1 || schedule.streams.empty())) {
+        how.observe(RingStep{0, 0, 0, elements, -1, -1, 0}, data);
     }
 
     const int streamCount = static_cast<int>(schedule.streams.size());
@@ -148,6 +154,7 @@ FunctionalCheck runFunctional(const Topology& topology, const Schedule& schedule
         const Segment streamSlice{elements * s / streamCount, elements * (s + 1) / streamCount};
         for (int c = 0; c < spec.chunks; ++c) {
             const Segment slice = shardOf(streamSlice, spec.chunks, c);
+            RingStep at{s, c, slice.lo, slice.hi, -1, -1, 0};
             SliceRun run(chips, slice, static_cast<int>(stream.phases.size()));
             if (gatherOnly) {
                 // Ownership is what the matching reduce-scatter would leave: narrow through
@@ -166,16 +173,13 @@ FunctionalCheck runFunctional(const Topology& topology, const Schedule& schedule
                     }
                 }
             }
-            for (const Phase& phase : stream.phases) {
+            if (how.observe) {
+                how.observe(at, data);
+            }
+            for (std::size_t p = 0; p < stream.phases.size(); ++p) {
+                const Phase& phase = stream.phases[p];
                 const RingSet& rings = phase.rings;
-                if (phase.kind == PhaseKind::ReduceScatter) {
-                    for (int r = 0; r < rings.ringCount(); ++r) {
-                        reduceScatterRing(rings.ring(r), run.stack(rings.ring(r)[0]).back(), data);
-                    }
-                    if (!run.narrow(rings, check.problem)) {
-                        return check;
-                    }
-                } else {
+                if (phase.kind == PhaseKind::AllGather) {
                     for (int r = 0; r < rings.ringCount(); ++r) {
                         for (ChipId chip : rings.ring(r)) {
                             if (run.stack(chip).size() < 2) {
@@ -184,8 +188,30 @@ FunctionalCheck runFunctional(const Topology& topology, const Schedule& schedule
                             }
                             run.stack(chip).pop_back();
                         }
-                        allGatherRing(rings.ring(r), run.stack(rings.ring(r)[0]).back(), data);
                     }
+                }
+                // Every ring works on the segment its first member holds on entering the phase.
+                std::vector<Segment> segments(static_cast<std::size_t>(rings.ringCount()));
+                for (int r = 0; r < rings.ringCount(); ++r) {
+                    segments[static_cast<std::size_t>(r)] = run.stack(rings.ring(r)[0]).back();
+                }
+                at.phase = static_cast<int>(p);
+                at.steps = rings.ringSize - 1;
+                for (int step = 0; step < at.steps; ++step) {
+                    for (int r = 0; r < rings.ringCount(); ++r) {
+                        if (phase.kind == PhaseKind::ReduceScatter) {
+                            reduceScatterStep(rings.ring(r), segments[static_cast<std::size_t>(r)], step, data);
+                        } else {
+                            allGatherStep(rings.ring(r), segments[static_cast<std::size_t>(r)], step, data);
+                        }
+                    }
+                    if (how.observe) {
+                        at.step = step;
+                        how.observe(at, data);
+                    }
+                }
+                if (phase.kind == PhaseKind::ReduceScatter && !run.narrow(rings, check.problem)) {
+                    return check;
                 }
             }
             if (spec.op == CollectiveOp::ReduceScatter) {
@@ -210,8 +236,8 @@ FunctionalCheck runFunctional(const Topology& topology, const Schedule& schedule
         const auto g = static_cast<std::size_t>(group[static_cast<std::size_t>(chip)]);
         for (std::int64_t e = 0; e < elements; ++e) {
             const auto idx = static_cast<std::size_t>(e);
-            const std::int64_t got = data[static_cast<std::size_t>(chip)][idx];
-            std::int64_t want = 0;
+            const std::uint64_t got = data[static_cast<std::size_t>(chip)][idx];
+            std::uint64_t want = 0;
             bool checked = true;
             switch (spec.op) {
             case CollectiveOp::AllReduce: want = schedule.groupSize > 1 ? groupSum[g][idx] : initial[static_cast<std::size_t>(chip)][idx]; break;

@@ -174,6 +174,17 @@ TEST(DemoScript, NotJsonOrTooDeepIsRefused) {
     EXPECT_THROW(parseDemoScript("[]", "x.json"), InputError);
 }
 
+TEST(DemoScript, TheGuideDocumentsEveryCaptionField) {
+    const std::string guide = test::readFile(std::filesystem::path(PODSCOPE_SOURCE_DIR) / "docs" / "demos.md");
+    ASSERT_FALSE(guide.empty());
+    for (const auto& name : captionFieldNames()) {
+        EXPECT_NE(guide.find("`" + name + "`"), std::string::npos) << name;
+    }
+    for (const auto& name : bundledDemoNames()) {
+        EXPECT_NE(guide.find("(`" + name + "`)"), std::string::npos) << name;
+    }
+}
+
 TEST(DemoScript, ATeachersFileLoadsWithoutRebuilding) {
     test::ScratchDir dir;
     const auto path = dir.path / "my-demo.json";

@@ -295,6 +295,48 @@ QImage VtkView::grabFramebuffer() {
     return image.mirrored().convertToFormat(QImage::Format_RGB32); // OpenGL rows run bottom-up
 }
 
+QImage VtkView::renderImage(QSize size) {
+    auto& d = *impl_;
+    if (!surface_->context() || size.isEmpty()) {
+        return {};
+    }
+    GLint largest[2] = {0, 0};
+    surface_->makeCurrent();
+    surface_->context()->functions()->glGetIntegerv(GL_MAX_VIEWPORT_DIMS, largest);
+    if (size.width() > largest[0] || size.height() > largest[1]) {
+        surface_->doneCurrent();
+        return {};
+    }
+    // VTK renders into framebuffers of its own, sized by the render window: resize it, render,
+    // read, and put everything back so that the next frame on screen is as before.
+    const int screenWidth = d.window->GetSize()[0];
+    const int screenHeight = d.window->GetSize()[1];
+    vtkNew<vtkCamera> screenCamera;
+    screenCamera->DeepCopy(d.renderer->GetActiveCamera());
+    const bool screenFitPending = d.fitPending;
+    d.window->SetSize(size.width(), size.height());
+    if (!d.userMovedCamera) {
+        d.fitPending = true; // frame the scene for the export's shape, as a resize would
+    }
+    renderScene();
+    vtkNew<vtkUnsignedCharArray> pixels;
+    const bool read = d.window->GetRGBACharPixelData(0, 0, size.width() - 1, size.height() - 1,
+                                                     1 /* the display framebuffer */, pixels) != 0;
+    QImage image;
+    if (read && pixels->GetNumberOfValues() == static_cast<vtkIdType>(size.width()) * size.height() * 4) {
+        image = QImage(pixels->GetPointer(0), size.width(), size.height(), size.width() * 4,
+                       QImage::Format_RGBA8888)
+                    .mirrored() // OpenGL rows run bottom-up; mirrored() also copies the pixels
+                    .convertToFormat(QImage::Format_RGB32); // the view is opaque on screen
+    }
+    d.window->SetSize(screenWidth, screenHeight);
+    d.renderer->GetActiveCamera()->DeepCopy(screenCamera);
+    d.fitPending = screenFitPending;
+    surface_->doneCurrent();
+    requestRender();
+    return image;
+}
+
 QWindow* VtkView::renderWindow() const { return surface_; }
 
 double VtkView::devicePixelRatioF() const { return surface_->devicePixelRatio(); }
@@ -308,6 +350,10 @@ void VtkView::setScene(const SceneGeometry& scene) {
 
     d.chips->Initialize();
     d.chips->SetPoints(cubeMesh(scene.chipPositions, scene.chipSize));
+    // Faces for the new points now: the previous scene's faces may name points that no longer
+    // exist, and VTK reads them (out of bounds, corrupting the heap) as soon as the camera is
+    // fitted to the bounds below.
+    visibleCubeFaces(d.chipPositions, d.chipSize, d.renderer->GetActiveCamera()->GetPosition(), d.chipFaces);
     d.chips->SetPolys(d.chipFaces);
     d.facesCameraTime = 0; // faces follow the camera at the next render
     d.chipColors = colorArray(static_cast<vtkIdType>(scene.chipPositions.size()) * kCubeCorners, kNeutralChip);
@@ -616,22 +662,30 @@ void VtkView::resizeGL(int w, int h) {
     impl_->interactor->ConfigureEvent();
 }
 
-void VtkView::paintGL() {
+void VtkView::renderScene() {
     auto& d = *impl_;
+    const bool wasInPaint = d.inPaint;
     d.inPaint = true;
+    if (d.fitPending) {
+        fitCamera();
+    }
     vtkCamera* camera = d.renderer->GetActiveCamera();
     if (camera->GetMTime() != d.facesCameraTime) {
         visibleCubeFaces(d.chipPositions, d.chipSize, camera->GetPosition(), d.chipFaces);
         d.chips->Modified();
         d.facesCameraTime = camera->GetMTime();
     }
-    if (d.fitPending) {
-        fitCamera();
-    }
-    const auto began = std::chrono::steady_clock::now();
     d.window->SetReadyForRendering(true);
     d.window->Render();
     d.window->SetReadyForRendering(false);
+    d.inPaint = wasInPaint;
+}
+
+void VtkView::paintGL() {
+    auto& d = *impl_;
+    d.inPaint = true;
+    const auto began = std::chrono::steady_clock::now();
+    renderScene();
 
     // Copy VTK's display framebuffer into the widget's framebuffer.
     vtkOpenGLState* state = d.window->GetState();

@@ -55,6 +55,11 @@ public:
     void requestRender();
     // The rendered scene as an image, at the view's size.
     QImage grabFramebuffer();
+    // The scene rendered afresh at `size` pixels into VTK's off-screen framebuffers (not a
+    // scaled screen grab), with the camera refitted to that shape unless the user moved it;
+    // the view on screen is left as it was. Null when there is no OpenGL context yet (the
+    // view has never been shown) or the size is beyond what the OpenGL driver renders.
+    QImage renderImage(QSize size);
     // The native window VTK draws into (for sending synthetic input in tests).
     QWindow* renderWindow() const;
 
@@ -71,6 +76,8 @@ private:
     void initializeGL();
     void resizeGL(int width, int height);
     void paintGL();
+    // Renders the scene into VTK's framebuffers at the render window's current size.
+    void renderScene();
     void mousePressEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;

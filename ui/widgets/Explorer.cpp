@@ -7,6 +7,7 @@
 #include "training/Presets.hpp"
 #include "training/ScenarioJson.hpp"
 #include "widgets/ControlPanel.hpp"
+#include "widgets/ExportMenu.hpp"
 #include "widgets/LatestOnlyRunner.hpp"
 #include "widgets/MainWindow.hpp"
 
@@ -103,12 +104,14 @@ void Explorer::buildDocks() {
     batch_ = new BatchChart;
     links_ = new LinkUseChart;
     auto* tabs = new QTabWidget;
+    chartTabs_ = tabs;
     auto* breakdownPage = new QWidget;
     auto* breakdownColumn = new QVBoxLayout(breakdownPage);
     breakdownColumn->setContentsMargins(0, 0, 0, 0);
     breakdownColumn->addWidget(breakdown_, 1);
     deltas_ = new QLabel(tr("Pin a baseline (Ctrl+B) to compare."));
     breakdownColumn->addWidget(deltas_);
+    // In ChartKind order.
     tabs->addTab(throughput_, tr("Scaling"));
     tabs->addTab(breakdownPage, tr("Step breakdown"));
     tabs->addTab(batch_, tr("Batch size"));
@@ -160,6 +163,7 @@ void Explorer::buildMenus() {
         }
     });
     saveAs->setShortcut(QKeySequence::SaveAs);
+    new ExportMenu(*this, window_, file); // File > Export (issue 6); owned by this
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), &window_, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -191,6 +195,10 @@ void Explorer::buildMenus() {
     });
     window_.addActions({open, save, saveAs, undo, redo, pin});
 }
+
+void Explorer::showChart(ChartKind chart) { chartTabs_->setCurrentIndex(static_cast<int>(chart)); }
+
+ChartKind Explorer::currentChart() const { return static_cast<ChartKind>(chartTabs_->currentIndex()); }
 
 void Explorer::requestAnalysis() {
     runner_->request([scenario = document_->scenario()]() -> std::shared_ptr<const void> {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "demo/ChartKind.hpp"
 #include "session/ScenarioDocument.hpp"
 #include "view/TrainingAnalysis.hpp"
 
@@ -11,6 +12,7 @@
 class QLabel;
 class QTimer;
 class QMenu;
+class QTabWidget;
 
 namespace podscope::ui {
 
@@ -39,6 +41,10 @@ public:
     BatchChart* batchChart() const { return batch_; }
     LinkUseChart* linkChart() const { return links_; }
     const TrainingAnalysis* analysis() const { return analysis_.get(); }
+    // The chart tab in front.
+    void showChart(ChartKind chart);
+    ChartKind currentChart() const;
+    const std::optional<TrainingResult>& baseline() const { return baseline_; }
 
     // Returns the problem, or an empty string; a failed open changes nothing.
     QString openFile(const QString& path);
@@ -79,6 +85,7 @@ private:
     BatchChart* batch_ = nullptr;
     LinkUseChart* links_ = nullptr;
     QLabel* deltas_ = nullptr;
+    QTabWidget* chartTabs_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     std::shared_ptr<const TrainingAnalysis> analysis_;
     std::optional<TrainingResult> baseline_;

@@ -5,6 +5,7 @@
 #include "training/StepModel.hpp"
 #include "view/TrainingAnalysis.hpp"
 #include "vtk/VtkView.hpp"
+#include "widgets/DemoPlayer.hpp"
 #include "widgets/Explorer.hpp"
 #include "widgets/LegendWidget.hpp"
 #include "widgets/LatestOnlyRunner.hpp"
@@ -65,6 +66,8 @@ MainWindow::MainWindow(const Scenario& training, bool withView, QWidget* parent)
     }
     buildControls();
     explorer_ = new Explorer(*this, training);
+    demos_ = new DemoPlayer(*this, *explorer_);
+    demos_->addMenu(menuBar());
     timer_.setTimerType(Qt::PreciseTimer);
     timer_.setInterval(16);
     connect(&timer_, &QTimer::timeout, this, &MainWindow::tick);

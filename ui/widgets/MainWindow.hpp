@@ -20,6 +20,7 @@ class QToolButton;
 
 namespace podscope::ui {
 
+class DemoPlayer;
 class Explorer;
 class LegendWidget;
 class LatestOnlyRunner;
@@ -38,10 +39,13 @@ public:
     // Replays this collective (re-simulating only if it differs from the one shown).
     void showScenario(const ViewScenario& scenario);
     Explorer* explorer() const { return explorer_; }
+    DemoPlayer* demos() const { return demos_; }
     const ViewScenario& viewScenario() const { return scenario_; }
 
     void setLayoutKind(LayoutKind layout);
     void setColorMode(ColorMode mode);
+    LayoutKind layoutKind() const { return layout_; }
+    ColorMode colorMode() const { return colorMode_; }
     void setTimeUs(double microseconds);
     void setPlaying(bool playing);
     // Advances the replay by one frame's worth of time (what the play timer does).
@@ -92,6 +96,7 @@ private:
 
     LatestOnlyRunner* runner_ = nullptr;
     Explorer* explorer_ = nullptr;
+    DemoPlayer* demos_ = nullptr;
     VtkView* view_ = nullptr;
     QLabel* placeholder_ = nullptr;
     QLabel* caption_ = nullptr;

@@ -1,0 +1,232 @@
+// The teaching demos (issue 8) end to end, as a class sees them: every step of every bundled
+// demo is shown in a real window under Xvfb (configuration, chart, 3-D view, caption, data
+// blocks), Back and Leave behave, and the program renders a step for slides.
+#include "demo/DemoScript.hpp"
+#include "session/ScenarioDocument.hpp"
+#include "training/StepModel.hpp"
+#include "view/TrainingAnalysis.hpp"
+#include "widgets/DataBlocksView.hpp"
+#include "widgets/DemoPanel.hpp"
+#include "widgets/DemoPlayer.hpp"
+#include "widgets/Explorer.hpp"
+#include "widgets/MainWindow.hpp"
+
+#include <QDockWidget>
+#include <QImage>
+#include <QProcess>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QSurfaceFormat>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+#include <memory>
+
+using namespace podscope;
+using namespace podscope::ui;
+
+namespace {
+
+constexpr int kStepTimeoutMs = 60000; // a 4096-chip step replays its collective in seconds
+
+// Runs podscope with arguments; returns exit code, stderr in `errors`.
+int runProgram(const QStringList& arguments, QString* errors = nullptr) {
+    QProcess process;
+    process.start(PODSCOPE_GUI_PROGRAM, arguments);
+    if (!process.waitForFinished(120000)) {
+        process.kill();
+        return -1;
+    }
+    if (errors) {
+        *errors = QString::fromUtf8(process.readAllStandardError());
+    }
+    return process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+}
+
+// Readable names in QCOMPARE messages.
+template <typename Kind> QString name(Kind kind) { return QString::fromStdString(toString(kind)); }
+
+} // namespace
+
+class DemoTest : public QObject {
+    Q_OBJECT
+
+private:
+    // Shows `step` (0-based) through the player and waits until it is on screen.
+    static bool showAndWait(DemoPlayer& player, int step, const std::function<void()>& go) {
+        QSignalSpy shown(&player, &DemoPlayer::stepShown);
+        go();
+        if (player.ready() && player.step() == step) {
+            return true;
+        }
+        return shown.wait(kStepTimeoutMs) && player.step() == step && player.ready();
+    }
+
+    // What a step promises is on screen.
+    static void checkStepShown(MainWindow& window, const DemoScript& demo, int index) {
+        const DemoStep& step = demo.steps[static_cast<std::size_t>(index)];
+        DemoPlayer& player = *window.demos();
+        Explorer& explorer = *window.explorer();
+        QVERIFY(player.dock()->isVisible());
+        QVERIFY(sameScenario(explorer.document().scenario(), step.scenario));
+        QVERIFY(explorer.analysis() != nullptr);
+        QVERIFY(sameScenario(explorer.analysis()->scenario, step.scenario));
+        QCOMPARE(name(explorer.currentChart()), name(step.chart));
+        QCOMPARE(name(window.layoutKind()), name(step.layout));
+        QCOMPARE(name(window.colorMode()), name(step.colorMode));
+        // The 3-D view replays this step's gradient summation, on this step's chips.
+        QVERIFY(window.currentRun() != nullptr);
+        QCOMPARE(window.currentRun()->topology.chipCount(), simulateTraining(step.scenario).chips);
+        QVERIFY(std::abs(window.timeUs() - step.timeFraction * window.durationUs()) <= 1e-6 * window.durationUs() + 1e-9);
+        // The caption and the step number the class reads.
+        QCOMPARE(player.panel()->captionText(), QString::fromStdString(step.caption));
+        QVERIFY(player.panel()->stepText().startsWith(QString("Step %1 of %2").arg(index + 1).arg(demo.steps.size())));
+        QCOMPARE(player.panel()->backButton()->isEnabled(), index > 0);
+        QCOMPARE(player.panel()->nextButton()->isEnabled(), index + 1 < static_cast<int>(demo.steps.size()));
+        QCOMPARE(player.panel()->dataBlocksShown(), step.dataBlocks);
+        if (step.dataBlocks) {
+            const DataBlocksView* blocks = player.panel()->dataBlocks();
+            QVERIFY(blocks->frameCount() > 2);
+            QVERIFY(blocks->timeline().check.verified); // what is shown is what the schedule computes
+            QCOMPARE(static_cast<std::int64_t>(blocks->timeline().chips.size()), window.currentRun()->topology.chipCount());
+        }
+    }
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QSurfaceFormat format;
+        format.setVersion(3, 2);
+        format.setProfile(QSurfaceFormat::CoreProfile);
+        format.setDepthBufferSize(24);
+        format.setStencilBufferSize(8);
+        format.setSamples(0);
+        QSurfaceFormat::setDefaultFormat(format);
+    }
+
+    void everyDemoRunsThroughEndToEnd_data() {
+        QTest::addColumn<QString>("name");
+        for (const auto& name : bundledDemoNames()) {
+            QTest::newRow(name.c_str()) << QString::fromStdString(name);
+        }
+    }
+
+    void everyDemoRunsThroughEndToEnd() {
+        QFETCH(QString, name);
+        const DemoScript demo = loadDemo(name.toStdString());
+        MainWindow window(loadDemo(name.toStdString()).steps.back().scenario, true);
+        window.resize(1600, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        DemoPlayer& player = *window.demos();
+        QVERIFY(showAndWait(player, 0, [&] { player.start(demo); }));
+        checkStepShown(window, demo, 0);
+        for (int step = 1; step < static_cast<int>(demo.steps.size()); ++step) {
+            QVERIFY2(showAndWait(player, step, [&] { player.panel()->nextButton()->click(); }),
+                     qPrintable(QString("step %1 never shown").arg(step + 1)));
+            checkStepShown(window, demo, step);
+        }
+        QVERIFY(demo.steps.back().fullScale);
+        QCOMPARE(window.currentRun()->topology.chipCount(), 4096);
+
+        // Back shows the previous step again.
+        const int last = static_cast<int>(demo.steps.size()) - 1;
+        QVERIFY(showAndWait(player, last - 1, [&] { player.panel()->backButton()->click(); }));
+        checkStepShown(window, demo, last - 1);
+
+        // Leaving keeps the configuration to explore from, and Undo steps back through the demo.
+        player.panel()->leaveButton()->click();
+        QVERIFY(!player.active());
+        QVERIFY(!player.dock()->isVisible());
+        QVERIFY(sameScenario(window.explorer()->document().scenario(), demo.steps[static_cast<std::size_t>(last - 1)].scenario));
+        QUndoStack* undo = window.explorer()->document().undoStack();
+        QVERIFY(undo->canUndo());
+    }
+
+    void ringDemoBlocksFollowTheReplay() {
+        const DemoScript demo = loadDemo("ring-allreduce");
+        MainWindow window(demo.steps.front().scenario, true);
+        window.resize(1600, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        DemoPlayer& player = *window.demos();
+        QVERIFY(showAndWait(player, 2, [&] { player.start(demo, 2); }));
+        // All-gather half way: the frame sits in the second half of the timeline.
+        const DataBlocksView* blocks = player.panel()->dataBlocks();
+        QVERIFY(blocks->frame() > blocks->frameCount() / 2);
+        // The bidirectional step shows two streams; the unidirectional one, one.
+        QCOMPARE(blocks->timeline().streams, 1);
+        QVERIFY(showAndWait(player, 3, [&] { player.next(); }));
+        QCOMPARE(player.panel()->dataBlocks()->timeline().streams, 2);
+        QCOMPARE(player.panel()->dataBlocks()->frameCount(), blocks->frameCount()); // same number of steps
+    }
+
+    void programRendersADemoStepForSlides_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("step");
+        for (const auto& name : bundledDemoNames()) {
+            QTest::newRow(name.c_str()) << QString::fromStdString(name) << 2;
+        }
+        QTest::newRow("ring full scale") << "ring-allreduce" << 5;
+    }
+
+    void programRendersADemoStepForSlides() {
+        QFETCH(QString, name);
+        QFETCH(int, step);
+        QTemporaryDir dir;
+        const QString file = dir.filePath("step.png");
+        QString errors;
+        QCOMPARE(runProgram({"--demo", name, "--step", QString::number(step), "--size", "1280x720", "--screenshot", file},
+                            &errors),
+                 0);
+        const QImage image(file);
+        QCOMPARE(image.size(), QSize(1280, 720));
+        // Not blank: the 3-D scene, the charts and the caption put many colours on the picture.
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 7) {
+            for (int x = 0; x < image.width(); x += 7) {
+                colours.insert(image.pixel(x, y));
+            }
+        }
+        QVERIFY2(colours.size() > 50, qPrintable(errors));
+    }
+
+    void badDemoArgumentsExitWithTwoNamingTheOption_data() {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("named");
+        QTest::newRow("unknown demo") << QStringList{"--demo", "no-such-demo"} << "demo";
+        QTest::newRow("step 0") << QStringList{"--demo", "ring-allreduce", "--step", "0"} << "step";
+        QTest::newRow("step past the end") << QStringList{"--demo", "ring-allreduce", "--step", "6"} << "step";
+        QTest::newRow("step not a number") << QStringList{"--demo", "ring-allreduce", "--step", "two"} << "step";
+        QTest::newRow("step without demo") << QStringList{"--step", "2"} << "step";
+        QTest::newRow("demo and preset") << QStringList{"--demo", "ring-allreduce", "--preset", "16x16"} << "preset";
+    }
+
+    void badDemoArgumentsExitWithTwoNamingTheOption() {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, named);
+        QString errors;
+        QCOMPARE(runProgram(arguments + QStringList{"--screenshot", "/nonexistent/never.png"}, &errors), 2);
+        QVERIFY2(errors.contains(named + ":"), qPrintable(errors));
+    }
+
+    void malformedScriptFileIsRefusedNamingStepAndField() {
+        QTemporaryDir dir;
+        const QString file = dir.filePath("broken.json");
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(R"({"name": "broken", "title": "Broken", "summary": "x", "steps": [
+            {"title": "a", "caption": "b", "scenario": {"preset": "mlperf07-resnet50-tf-4096"}},
+            {"title": "c", "caption": "d", "chart": "pie"}]})");
+        out.close();
+        QString errors;
+        QCOMPARE(runProgram({"--demo", file, "--screenshot", dir.filePath("never.png")}, &errors), 2);
+        QVERIFY2(errors.contains("steps[1].chart") && errors.contains("step 2 of demo 'broken'"), qPrintable(errors));
+        QVERIFY(!QFile::exists(dir.filePath("never.png")));
+    }
+};
+
+QTEST_MAIN(DemoTest)
+#include "DemoTest.moc"

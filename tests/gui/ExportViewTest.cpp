@@ -1,0 +1,66 @@
+// The 3-D view's export (issue 6) through the program, as a script runs it: rendered off-screen
+// at the requested size, not a scaled screen grab. Needs an X server (VTK renders through GLX).
+#include <QDir>
+#include <QFileInfo>
+#include <QImage>
+#include <QProcess>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QTest>
+
+class ExportViewTest : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir dir_;
+
+    static QProcess* run(QProcess& program, const QStringList& arguments) {
+        program.start(PODSCOPE_GUI_PROGRAM, arguments);
+        program.waitForFinished(180000);
+        return &program;
+    }
+
+private slots:
+    void rendersAtTheRequestedSizeLargerThanTheScreen() {
+        const QString file = dir_.filePath("view.png");
+        QProcess program;
+        // Larger than the 1600x900 Xvfb screen and than the window: only an off-screen render
+        // can give these pixels.
+        run(program, {"--preset", "tpu-v3-pod", "--size", "800x600", "--export-view", file,
+                      "--export-size", "2000x1200"});
+        const QByteArray out = program.readAllStandardOutput();
+        QVERIFY2(program.exitCode() == 0, program.readAllStandardError().constData());
+        QVERIFY2(out.contains("rendered off-screen in"), out.constData());
+        const QImage image(file);
+        QCOMPARE(image.size(), QSize(2000, 1200));
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 7) {
+            for (int x = 0; x < image.width(); x += 7) {
+                colours.insert(image.pixel(x, y));
+            }
+        }
+        QVERIFY2(colours.size() > 20, qPrintable(QString::number(colours.size())));
+        // The chips fill the middle of the picture, not a corner of it.
+        const QRgb background = image.pixel(2, 2);
+        int covered = 0;
+        for (int x = 500; x < 1500; x += 10) {
+            covered += image.pixel(x, 600) != background;
+        }
+        QVERIFY2(covered > 10, qPrintable(QString::number(covered)));
+    }
+
+    void aMissingFolderExitsOneAndBadSizesExitTwo() {
+        QProcess program;
+        const QString missing = dir_.filePath("missing/view.png");
+        run(program, {"--preset", "tpu-v3-pod", "--export-view", missing});
+        QCOMPARE(program.exitCode(), 1);
+        QVERIFY(QString(program.readAllStandardError()).contains(missing));
+        QVERIFY(!QFileInfo::exists(dir_.filePath("missing")));
+        run(program, {"--export-view", dir_.filePath("v.png"), "--export-size", "2000"});
+        QCOMPARE(program.exitCode(), 2);
+        QVERIFY(QString(program.readAllStandardError()).contains("export-size"));
+    }
+};
+
+QTEST_MAIN(ExportViewTest)
+#include "ExportViewTest.moc"

@@ -1,0 +1,193 @@
+#include "widgets/DemoPlayer.hpp"
+
+#include "common/InputError.hpp"
+#include "session/ScenarioDocument.hpp"
+#include "view/ScenarioRun.hpp"
+#include "widgets/DemoPanel.hpp"
+#include "widgets/Explorer.hpp"
+#include "widgets/MainWindow.hpp"
+
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QScrollArea>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTimer>
+
+namespace podscope::ui {
+
+DemoPlayer::DemoPlayer(MainWindow& window, Explorer& explorer)
+    : QObject(&window)
+    , window_(window)
+    , explorer_(explorer) {
+    panel_ = new DemoPanel;
+    // Long captions scroll rather than being cut when the dock is short.
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(panel_);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    dock_ = new QDockWidget(tr("Demo"), &window_);
+    dock_->setObjectName("demoDock");
+    dock_->setWidget(scroll);
+    dock_->setMinimumWidth(380);
+    window_.addDockWidget(Qt::RightDockWidgetArea, dock_);
+    dock_->hide();
+    connect(panel_, &DemoPanel::backClicked, this, &DemoPlayer::back);
+    connect(panel_, &DemoPanel::nextClicked, this, &DemoPlayer::next);
+    connect(panel_, &DemoPanel::leaveClicked, this, &DemoPlayer::leave);
+    // Closing the dock is leaving the demo.
+    connect(dock_->toggleViewAction(), &QAction::toggled, this, [this](bool visible) {
+        if (!visible && active()) {
+            leave();
+        }
+    });
+    connect(&explorer_, &Explorer::analysisShown, this, &DemoPlayer::checkReady);
+    connect(&window_, &MainWindow::runShown, this, &DemoPlayer::checkReady);
+    connect(&explorer_, &Explorer::analysisFailed, this, [this](const QString& message) {
+        if (active() && waiting_) {
+            emit stepFailed(message);
+        }
+    });
+    connect(&window_, &MainWindow::runFailed, this, [this](const QString& message) {
+        if (active() && waiting_) {
+            emit stepFailed(message);
+        }
+    });
+}
+
+QString DemoPlayer::userDemoFolder() {
+    return QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + "/demos";
+}
+
+void DemoPlayer::addMenu(QMenuBar* bar) {
+    QMenu* menu = bar->addMenu(tr("&Demos"));
+    // Rebuilt on opening, so that a script a teacher just saved is listed.
+    connect(menu, &QMenu::aboutToShow, this, [this, menu] { fillMenu(menu); });
+    fillMenu(menu);
+}
+
+void DemoPlayer::fillMenu(QMenu* menu) {
+    menu->clear();
+    for (const std::string& name : bundledDemoNames()) {
+        const DemoScript demo = loadDemo(name);
+        QAction* action = menu->addAction(QString("%1. %2").arg(demo.order).arg(QString::fromStdString(demo.title)),
+                                          this, [this, name] { start(loadDemo(name)); });
+        action->setStatusTip(QString::fromStdString(demo.summary));
+        action->setToolTip(QString::fromStdString(demo.summary));
+    }
+    const QDir folder(userDemoFolder());
+    const QStringList own = folder.entryList({"*.json"}, QDir::Files, QDir::Name);
+    if (!own.isEmpty()) {
+        menu->addSeparator();
+        for (const QString& file : own) {
+            menu->addAction(file, this, [this, path = folder.filePath(file)] { openScript(path); });
+        }
+    }
+    menu->addSeparator();
+    menu->addAction(tr("Open demo script..."), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(&window_, tr("Open demo script"), userDemoFolder(),
+                                                          tr("Demo scripts (*.json)"));
+        if (!path.isEmpty()) {
+            openScript(path);
+        }
+    });
+}
+
+void DemoPlayer::openScript(const QString& path) {
+    try {
+        start(loadDemo(path.toStdString()));
+    } catch (const InputError& e) {
+        // Names the step and the field; nothing changes.
+        QMessageBox::warning(&window_, tr("Cannot open demo"), QString::fromStdString(e.what()));
+    }
+}
+
+void DemoPlayer::start(DemoScript script, int step) {
+    script_ = std::move(script);
+    const bool wasShown = dock_->isVisible();
+    dock_->show();
+    dock_->raise();
+    if (!wasShown) {
+        // The demo takes most of the right column: the caption and the data blocks must be
+        // readable from the back of a classroom. Once laid out, so that the sizes apply.
+        // The right column runs the full height, beside the charts rather than above them.
+        window_.setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+        QTimer::singleShot(0, this, [this] {
+            window_.resizeDocks({dock_}, {460}, Qt::Horizontal);
+            if (auto* charts = window_.findChild<QDockWidget*>("chartDock"); charts && charts->isVisible()) {
+                window_.resizeDocks({charts}, {window_.height() * 2 / 5}, Qt::Vertical);
+            }
+            if (auto* legend = window_.findChild<QDockWidget*>("legendDock"); legend && legend->isVisible()) {
+                window_.resizeDocks({legend, dock_}, {220, 1000}, Qt::Vertical);
+            }
+        });
+    }
+    showStep(step);
+}
+
+void DemoPlayer::showStep(int step) {
+    if (script_.steps.empty()) {
+        return;
+    }
+    step_ = std::clamp(step, 0, static_cast<int>(script_.steps.size()) - 1);
+    const DemoStep& current = script_.steps[static_cast<std::size_t>(step_)];
+    waiting_ = true;
+    panel_->setBusy(true);
+    panel_->showStep(script_, step_);
+    explorer_.showChart(current.chart);
+    if (window_.layoutKind() != current.layout) {
+        window_.setLayoutKind(current.layout);
+    }
+    if (window_.colorMode() != current.colorMode) {
+        window_.setColorMode(current.colorMode);
+    }
+    // An undoable edit: leaving the demo keeps this configuration, and Undo steps back.
+    explorer_.document().edit(current.scenario, tr("demo step %1").arg(step_ + 1));
+    window_.statusBar()->showMessage(tr("Demo: %1, step %2").arg(QString::fromStdString(script_.title)).arg(step_ + 1));
+    // When nothing changed the analysis and the replay are already there.
+    QTimer::singleShot(0, this, &DemoPlayer::checkReady);
+}
+
+void DemoPlayer::next() {
+    if (active() && step_ + 1 < static_cast<int>(script_.steps.size())) {
+        showStep(step_ + 1);
+    }
+}
+
+void DemoPlayer::back() {
+    if (active() && step_ > 0) {
+        showStep(step_ - 1);
+    }
+}
+
+void DemoPlayer::leave() {
+    step_ = -1;
+    waiting_ = false;
+    dock_->hide();
+}
+
+void DemoPlayer::checkReady() {
+    if (!active() || !waiting_) {
+        return;
+    }
+    const DemoStep& current = script_.steps[static_cast<std::size_t>(step_)];
+    const TrainingAnalysis* analysis = explorer_.analysis();
+    if (!analysis || !sameScenario(analysis->scenario, current.scenario)) {
+        return;
+    }
+    const ScenarioRun* run = window_.currentRun();
+    if (!run || !sameView(run->scenario, window_.viewScenario())) {
+        return;
+    }
+    waiting_ = false;
+    panel_->setBusy(false);
+    window_.setPlaying(false);
+    window_.setTimeUs(current.timeFraction * window_.durationUs());
+    emit stepShown(step_);
+}
+
+} // namespace podscope::ui

@@ -1,0 +1,67 @@
+#pragma once
+
+#include "demo/DemoScript.hpp"
+
+#include <QObject>
+#include <QString>
+
+class QDockWidget;
+class QMenu;
+class QMenuBar;
+
+namespace podscope::ui {
+
+class DemoPanel;
+class Explorer;
+class MainWindow;
+
+// Runs a guided demo in the main window: each step sets the configuration (an undoable edit,
+// so the user can leave at any step and keep exploring), the chart in front and the 3-D view,
+// then waits until the analysis and the replay of that configuration are on screen.
+class DemoPlayer : public QObject {
+    Q_OBJECT
+public:
+    DemoPlayer(MainWindow& window, Explorer& explorer);
+
+    // Adds the Demos menu: the bundled demos, the scripts in userDemoFolder(), and
+    // "Open demo script..." for any file.
+    void addMenu(QMenuBar* bar);
+    // Where a teacher's own scripts are listed from (no rebuild needed).
+    static QString userDemoFolder();
+
+    // Shows step `step` (0-based) of `script`.
+    void start(DemoScript script, int step = 0);
+    void showStep(int step);
+    void next();
+    void back();
+    // Closes the panel; the configuration of the current step stays for exploring.
+    void leave();
+
+    bool active() const { return step_ >= 0; }
+    const DemoScript& script() const { return script_; }
+    int step() const { return step_; }
+    // The step's analysis and replay are on screen.
+    bool ready() const { return active() && !waiting_; }
+    DemoPanel* panel() const { return panel_; }
+    QDockWidget* dock() const { return dock_; }
+
+signals:
+    // Step `step` is on screen: configuration analysed, charts and 3-D view updated.
+    void stepShown(int step);
+    void stepFailed(const QString& message);
+
+private:
+    void checkReady();
+    void openScript(const QString& path);
+    void fillMenu(QMenu* menu);
+
+    MainWindow& window_;
+    Explorer& explorer_;
+    DemoScript script_;
+    int step_ = -1;
+    bool waiting_ = false;
+    DemoPanel* panel_ = nullptr;
+    QDockWidget* dock_ = nullptr;
+};
+
+} // namespace podscope::ui

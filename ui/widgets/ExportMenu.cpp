@@ -1,0 +1,439 @@
+#include "widgets/ExportMenu.hpp"
+
+#include "charts/BatchChart.hpp"
+#include "charts/BreakdownChart.hpp"
+#include "charts/LinkUseChart.hpp"
+#include "charts/ThroughputChart.hpp"
+#include "report/AtomicFile.hpp"
+#include "report/Report.hpp"
+#include "trace/CollectiveTraceFile.hpp"
+#include "trace/StepTrace.hpp"
+#include "training/Presets.hpp"
+#include "training/ScenarioJson.hpp"
+#include "vtk/VtkView.hpp"
+#include "widgets/Explorer.hpp"
+#include "widgets/MainWindow.hpp"
+
+#include <QApplication>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QElapsedTimer>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMenu>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QtConcurrent/QtConcurrentRun>
+#include <memory>
+#include <optional>
+
+namespace podscope::ui {
+namespace {
+
+struct ExportSize {
+    QSize pixels;
+    int dpi = 96;
+};
+
+// A print-ready default beside the on-screen size: 8 x 5 inches at 200 DPI.
+constexpr ExportSize kPrintSize{{1600, 1000}, 200};
+
+// Asks for a pixel size and, when `withDpi`, a DPI; `presets` fill the fields in one click.
+std::optional<ExportSize> askSize(QWidget* parent, const QString& title, ExportSize initial,
+                                  bool withDpi,
+                                  const std::vector<std::pair<QString, ExportSize>>& presets) {
+    QDialog dialog(parent);
+    dialog.setWindowTitle(title);
+    auto* form = new QFormLayout(&dialog);
+    auto* width = new QSpinBox;
+    auto* height = new QSpinBox;
+    auto* dpi = new QSpinBox(&dialog); // owned by the dialog even when not shown
+    for (QSpinBox* side : {width, height}) {
+        side->setRange(kMinExportPixels, kMaxExportPixels);
+        side->setSuffix(QObject::tr(" px"));
+    }
+    dpi->setRange(kMinExportDpi, kMaxExportDpi);
+    auto* printed = new QLabel(&dialog);
+    dpi->setVisible(withDpi);
+    printed->setVisible(withDpi);
+    auto fill = [=](const ExportSize& size) {
+        width->setValue(size.pixels.width());
+        height->setValue(size.pixels.height());
+        dpi->setValue(size.dpi);
+    };
+    auto describe = [=] {
+        printed->setText(QObject::tr("%1 x %2 in")
+                             .arg(width->value() / double(dpi->value()), 0, 'f', 2)
+                             .arg(height->value() / double(dpi->value()), 0, 'f', 2));
+    };
+    fill(initial);
+    form->addRow(QObject::tr("Width"), width);
+    form->addRow(QObject::tr("Height"), height);
+    if (withDpi) {
+        form->addRow(QObject::tr("DPI"), dpi);
+        form->addRow(QObject::tr("Printed size"), printed);
+        for (QSpinBox* box : {width, height, dpi}) {
+            QObject::connect(box, &QSpinBox::valueChanged, &dialog, describe);
+        }
+        describe();
+    }
+    auto* presetRow = new QHBoxLayout;
+    for (const auto& [name, size] : presets) {
+        auto* button = new QPushButton(name);
+        QObject::connect(button, &QPushButton::clicked, &dialog, [fill, size] { fill(size); });
+        presetRow->addWidget(button);
+    }
+    form->addRow(presetRow);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    form->addRow(buttons);
+    if (dialog.exec() != QDialog::Accepted) {
+        return std::nullopt;
+    }
+    return ExportSize{{width->value(), height->value()}, withDpi ? dpi->value() : 96};
+}
+
+// The preset the scenario is, unchanged, if any: the report then compares with its
+// measured MLPerf result.
+std::optional<Preset> presetOf(const Scenario& scenario) {
+    const auto json = toJson(scenario);
+    for (const std::string& name : presetNames()) {
+        Preset preset = loadPreset(name);
+        if (toJson(preset.scenario) == json) {
+            return preset;
+        }
+    }
+    return std::nullopt;
+}
+
+QString writeText(const QString& path, const std::string& text) {
+    try {
+        report::writeFileAtomically(path.toStdString(), text, "file");
+        return {};
+    } catch (const std::exception& e) {
+        return QObject::tr("cannot write '%1': %2").arg(path, QString::fromStdString(e.what()));
+    }
+}
+
+QString chartTitle(ChartKind kind) {
+    switch (kind) {
+    case ChartKind::Scaling:
+        return QObject::tr("&Scaling chart...");
+    case ChartKind::Breakdown:
+        return QObject::tr("Step &breakdown chart...");
+    case ChartKind::Batch:
+        return QObject::tr("Batch si&ze chart...");
+    case ChartKind::Links:
+        return QObject::tr("&Links chart...");
+    }
+    return {};
+}
+
+} // namespace
+
+ExportMenu::ExportMenu(Explorer& explorer, MainWindow& window, QMenu* fileMenu)
+    : QObject(&explorer)
+    , explorer_(explorer)
+    , window_(window)
+    , menu_(fileMenu->addMenu(tr("&Export"))) {
+    menu_->setObjectName("exportMenu");
+    QAction* current = menu_->addAction(tr("&Chart in front..."), this,
+                                        [this] { exportChartInteractively(currentChart()); });
+    current->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    QMenu* charts = menu_->addMenu(tr("C&harts"));
+    for (ChartKind kind :
+         {ChartKind::Scaling, ChartKind::Breakdown, ChartKind::Batch, ChartKind::Links}) {
+        charts->addAction(chartTitle(kind), this, [this, kind] { exportChartInteractively(kind); });
+    }
+    QAction* view =
+        menu_->addAction(tr("3-D &view as PNG..."), this, [this] { exportViewInteractively(); });
+    view->setEnabled(window_.view() != nullptr);
+    menu_->addSeparator();
+    menu_->addAction(tr("Results as &JSON..."), this, [this] {
+        askAndRun(tr("Export results as JSON"), "results.json", tr("JSON (*.json)"),
+                  [this](const QString& path) { exportResultsJson(path); });
+    });
+    menu_->addAction(tr("Results as C&SV..."), this, [this] {
+        askAndRun(tr("Export results as CSV"), "results.csv", tr("CSV (*.csv)"),
+                  [this](const QString& path) { exportResultsCsv(path); });
+    });
+    menu_->addAction(tr("&Report folder..."), this, [this] {
+        const QString folder = QFileDialog::getExistingDirectory(
+            &window_, tr("Write the report (results, trace, charts, report.html) into"));
+        if (!folder.isEmpty()) {
+            warnOnFailure(folder);
+            exportReportFolder(folder);
+        }
+    });
+    menu_->addSeparator();
+    menu_->addAction(tr("S&tep trace..."), this, [this] {
+        askAndRun(tr("Export the training step as a Chrome trace"), "step.trace.json",
+                  tr("Chrome trace (*.json)"),
+                  [this](const QString& path) { exportStepTrace(path); });
+    });
+    menu_->addAction(tr("C&ollective trace..."), this, [this] {
+        askAndRun(tr("Export the replayed collective as a Chrome trace"), "collective.trace.json",
+                  tr("Chrome trace (*.json)"),
+                  [this](const QString& path) { exportCollectiveTrace(path); });
+    });
+    window_.addAction(current);
+}
+
+ChartKind ExportMenu::currentChart() const {
+    // The charts share one tab widget; the breakdown chart sits in a page with its deltas.
+    QWidget* tabs = explorer_.throughputChart()->parentWidget();
+    while (tabs && !qobject_cast<QTabWidget*>(tabs)) {
+        tabs = tabs->parentWidget();
+    }
+    const QWidget* front = tabs ? static_cast<QTabWidget*>(tabs)->currentWidget() : nullptr;
+    for (ChartKind kind :
+         {ChartKind::Scaling, ChartKind::Breakdown, ChartKind::Batch, ChartKind::Links}) {
+        const QWidget* chart = chartWidget(kind);
+        if (front && (front == chart || front->isAncestorOf(chart))) {
+            return kind;
+        }
+    }
+    return ChartKind::Scaling;
+}
+
+const QWidget* ExportMenu::chartWidget(ChartKind kind) const {
+    switch (kind) {
+    case ChartKind::Scaling:
+        return explorer_.throughputChart();
+    case ChartKind::Breakdown:
+        return explorer_.breakdownChart();
+    case ChartKind::Batch:
+        return explorer_.batchChart();
+    case ChartKind::Links:
+        return explorer_.linkChart();
+    }
+    return nullptr;
+}
+
+ChartData ExportMenu::chartData() const {
+    ChartData data;
+    data.analysis = explorer_.analysis();
+    if (explorer_.baseline()) {
+        data.baseline = explorer_.baseline()->breakdown;
+    }
+    data.run = window_.currentRun();
+    return data;
+}
+
+void ExportMenu::exportChartInteractively(ChartKind kind) {
+    QString filter;
+    QString path = QFileDialog::getSaveFileName(
+        &window_, tr("Export the %1 chart").arg(chartKindName(kind)), chartKindName(kind) + ".png",
+        tr("PNG image (*.png);;SVG (*.svg);;PDF (*.pdf)"), &filter);
+    if (path.isEmpty()) {
+        return;
+    }
+    if (!exportFormatOf(path)) {
+        // No or another extension typed: take the one of the chosen filter.
+        path += filter.contains("svg") ? ".svg" : filter.contains("pdf") ? ".pdf" : ".png";
+    }
+    const QWidget* onScreen = chartWidget(kind);
+    QSize screen = onScreen->size();
+    if (!onScreen->isVisible() || screen.width() < kMinExportPixels ||
+        screen.height() < kMinExportPixels) {
+        screen = QSize(800, 500);
+    }
+    const auto size = askSize(
+        &window_, tr("Chart size"), {screen, 96}, true,
+        {{tr("On-screen (%1x%2, 96 DPI)").arg(screen.width()).arg(screen.height()), {screen, 96}},
+         {tr("Print (1600x1000, 200 DPI)"), kPrintSize}});
+    if (!size) {
+        return;
+    }
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    const QString problem = exportChart(kind, chartData(), path, size->pixels, size->dpi);
+    QApplication::restoreOverrideCursor();
+    if (!problem.isEmpty()) {
+        QMessageBox::warning(&window_, tr("Cannot export"), problem);
+    } else {
+        window_.statusBar()->showMessage(tr("Wrote %1 (%2x%3 px, %4 DPI)")
+                                             .arg(path)
+                                             .arg(size->pixels.width())
+                                             .arg(size->pixels.height())
+                                             .arg(size->dpi),
+                                         5000);
+    }
+    emit finished(path, problem);
+}
+
+void ExportMenu::exportViewInteractively() {
+    VtkView* view = window_.view();
+    if (!view) {
+        return;
+    }
+    QString path = QFileDialog::getSaveFileName(&window_, tr("Export the 3-D view"), "view.png",
+                                                tr("PNG image (*.png)"));
+    if (path.isEmpty()) {
+        return;
+    }
+    if (!path.endsWith(".png", Qt::CaseInsensitive)) {
+        path += ".png";
+    }
+    const auto size = askSize(&window_, tr("Image size"), {{1920, 1080}, 96}, false,
+                              {{tr("Full HD (1920x1080)"), {{1920, 1080}, 96}},
+                               {tr("4K (3840x2160)"), {{3840, 2160}, 96}},
+                               {tr("On-screen"), {view->size(), 96}}});
+    if (!size) {
+        return;
+    }
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    QElapsedTimer clock;
+    clock.start();
+    const QImage image = view->renderImage(size->pixels);
+    const qint64 renderMs = clock.elapsed();
+    const QString problem =
+        image.isNull() ? tr("cannot render the 3-D view at %1x%2 (too large for the OpenGL "
+                            "driver, or the view has not been shown)")
+                             .arg(size->pixels.width())
+                             .arg(size->pixels.height())
+                       : savePngAtomically(image, path);
+    QApplication::restoreOverrideCursor();
+    if (!problem.isEmpty()) {
+        QMessageBox::warning(&window_, tr("Cannot export"), problem);
+    } else {
+        window_.statusBar()->showMessage(tr("Wrote %1 (%2x%3 px, rendered in %4 ms)")
+                                             .arg(path)
+                                             .arg(size->pixels.width())
+                                             .arg(size->pixels.height())
+                                             .arg(renderMs),
+                                         5000);
+    }
+    emit finished(path, problem);
+}
+
+void ExportMenu::askAndRun(const QString& title, const QString& defaultName, const QString& filter,
+                           const std::function<void(const QString&)>& run) {
+    const QString path = QFileDialog::getSaveFileName(&window_, title, defaultName, filter);
+    if (!path.isEmpty()) {
+        warnOnFailure(path);
+        run(path);
+    }
+}
+
+void ExportMenu::warnOnFailure(const QString& path) {
+    auto connection = std::make_shared<QMetaObject::Connection>();
+    *connection = connect(this, &ExportMenu::finished, this,
+                          [this, connection, path](const QString& done, const QString& problem) {
+                              if (done != path) {
+                                  return;
+                              }
+                              disconnect(*connection);
+                              if (!problem.isEmpty()) {
+                                  QMessageBox::warning(&window_, tr("Cannot export"), problem);
+                              }
+                          });
+}
+
+void ExportMenu::exportResultsJson(const QString& path) {
+    runInBackground(tr("results"), path, [scenario = explorer_.document().scenario(), path] {
+        return writeText(
+            path, report::resultsJson(report::computeReport(scenario, presetOf(scenario))) + "\n");
+    });
+}
+
+void ExportMenu::exportResultsCsv(const QString& path) {
+    runInBackground(tr("results"), path, [scenario = explorer_.document().scenario(), path] {
+        return writeText(path,
+                         report::resultsCsv(report::computeReport(scenario, presetOf(scenario))));
+    });
+}
+
+void ExportMenu::exportReportFolder(const QString& folder) {
+    runInBackground(tr("the report"), folder, [scenario = explorer_.document().scenario(), folder] {
+        try {
+            report::writeReport(report::computeReport(scenario, presetOf(scenario)),
+                                folder.toStdString());
+            return QString();
+        } catch (const std::exception& e) {
+            return tr("cannot write the report into '%1': %2")
+                .arg(folder, QString::fromStdString(e.what()));
+        }
+    });
+}
+
+void ExportMenu::exportStepTrace(const QString& path) {
+    const TrainingAnalysis* analysis = explorer_.analysis();
+    if (!analysis) {
+        emit finished(path, tr("nothing to trace yet: the configuration has not been analysed"));
+        return;
+    }
+    runInBackground(
+        tr("the step trace (simulating the gradient collective on %1 chips)")
+            .arg(analysis->result.chips),
+        path, [scenario = analysis->scenario, result = analysis->result, path] {
+            try {
+                return writeText(path, trace::buildStepTrace(scenario, result).dump());
+            } catch (const std::exception& e) {
+                return tr("cannot trace the step: %1").arg(QString::fromStdString(e.what()));
+            }
+        });
+}
+
+void ExportMenu::exportCollectiveTrace(const QString& path) {
+    const ScenarioRun* run = window_.currentRun();
+    if (!run) {
+        emit finished(path, tr("nothing to trace yet: no collective has been simulated"));
+        return;
+    }
+    // Copies: the run on screen may be replaced while the trace is built.
+    nlohmann::json other = {{"view", {{"topology", run->scenario.topology}}}};
+    if (const TrainingAnalysis* analysis = explorer_.analysis()) {
+        other["scenario"] = toJson(analysis->scenario);
+    }
+    runInBackground(tr("the collective trace"), path,
+                    [topology = run->topology, spec = run->scenario.collective,
+                     record = run->simulation.record, other = std::move(other), path] {
+                        return writeText(
+                            path,
+                            trace::buildCollectiveTrace(topology, spec, record, other).dump());
+                    });
+}
+
+void ExportMenu::runInBackground(const QString& what, const QString& path,
+                                 std::function<QString()> job) {
+    auto* busy = new QProgressBar;
+    busy->setRange(0, 0); // the jobs report no fraction
+    busy->setMaximumWidth(100);
+    window_.statusBar()->addPermanentWidget(busy);
+    window_.statusBar()->showMessage(tr("Exporting %1 to %2...").arg(what, path));
+    auto* watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, busy, path] {
+        const QString problem = watcher->result();
+        watcher->deleteLater();
+        window_.statusBar()->removeWidget(busy);
+        busy->deleteLater();
+        if (problem.isEmpty()) {
+            const QFileInfo info(path);
+            window_.statusBar()->showMessage(
+                info.isFile() ? tr("Wrote %1 (%2 KiB)").arg(path).arg(info.size() / 1024)
+                              : tr("Wrote %1").arg(path),
+                5000);
+        } else {
+            window_.statusBar()->showMessage(tr("Export failed: %1").arg(problem), 10000);
+        }
+        emit finished(path, problem);
+    });
+    watcher->setFuture(QtConcurrent::run([job = std::move(job)]() -> QString {
+        try {
+            return job();
+        } catch (const std::exception& e) {
+            return QString::fromStdString(e.what());
+        }
+    }));
+}
+
+} // namespace podscope::ui
