@@ -81,7 +81,7 @@ Options parseOptions(const QApplication& app) {
     parser.addOptions({preset, layout, colorBy, algorithm, timeUs, size, screenshot, frames});
     const QCommandLineOption demo("demo", "Open a guided demo: a bundled one (ring-allreduce, twod-allreduce, "
                                           "batch-limit, model-parallelism, weight-update-sharding, "
-                                          "input-pipeline) or a demo script file (.json).", "NAME");
+                                          "input-pipeline, distributed-evaluation) or a demo script file (.json).", "NAME");
     const QCommandLineOption step("step", "With --demo: start at step K (1 = the first).", "K");
     parser.addOptions({demo, step});
     // --- Scripted exports (issue 6)
@@ -271,6 +271,29 @@ void takeScreenshot(ui::MainWindow& window, const QString& file) {
 // --- Scripted exports (issue 6)
 // Writes the requested chart and view exports, then exits: 0 when all were written, 1 if not.
 void runExports(ui::MainWindow& window, const Options& options) {
+    // The window's first replay starts before the analysis: wait until the analysis is shown
+    // and the replay on screen is its collective, which the charts and the view must show.
+    const ui::ScenarioRun* shown = window.currentRun();
+    if (!window.explorer()->analysis() || !shown ||
+        !ui::sameView(shown->scenario, window.viewScenario())) {
+        auto waits = std::make_shared<std::vector<QMetaObject::Connection>>();
+        auto retry = [&window, &options, waits] {
+            for (const auto& wait : *waits) {
+                QObject::disconnect(wait);
+            }
+            runExports(window, options);
+        };
+        waits->push_back(QObject::connect(&window, &ui::MainWindow::runShown, &window, retry));
+        waits->push_back(
+            QObject::connect(window.explorer(), &ui::Explorer::analysisShown, &window, retry));
+        waits->push_back(QObject::connect(window.explorer(), &ui::Explorer::analysisFailed, &window,
+                                          [](const QString& message) {
+                                              std::cerr << "podscope: error: "
+                                                        << message.toStdString() << "\n";
+                                              QApplication::exit(1);
+                                          }));
+        return;
+    }
     if (options.exportChart) {
         ui::ChartData data;
         data.analysis = window.explorer()->analysis();

@@ -21,7 +21,9 @@ Segment shardOf(Segment segment, int shards, int index) {
 }
 
 std::uint64_t initialValue(ChipId chip, std::int64_t element) {
-    return static_cast<std::uint64_t>((static_cast<std::int64_t>(chip) * 7919 + element * 104729 + 13) % 1000003);
+    const std::int64_t value =
+        (static_cast<std::int64_t>(chip) * 7919 + element * 104729 + 13) % 1000003;
+    return static_cast<std::uint64_t>(value);
 }
 
 // Data and segment stacks of every chip for one (stream, chunk) slice of the buffer.
@@ -105,7 +107,8 @@ FunctionalCheck runFunctional(const Topology& topology, const Schedule& schedule
     return runFunctional(topology, schedule, FunctionalRun{});
 }
 
-FunctionalCheck runFunctional(const Topology& topology, const Schedule& schedule, const FunctionalRun& how) {
+FunctionalCheck runFunctional(const Topology& topology, const Schedule& schedule,
+                              const FunctionalRun& how) {
     const CollectiveSpec& spec = schedule.spec;
     FunctionalCheck check;
     const std::int64_t elements =
@@ -116,15 +119,15 @@ FunctionalCheck runFunctional(const Topology& topology, const Schedule& schedule
         return how.initialValue ? how.initialValue(chip, e) : initialValue(chip, e);
     };
 
-    ChipBuffers initial(static_cast<std::size_t>(chips), std::vector<std::uint64_t>(static_cast<std::size_t>(elements)));
+    const std::vector<std::uint64_t> zeros(static_cast<std::size_t>(elements), 0);
+    ChipBuffers initial(static_cast<std::size_t>(chips), zeros);
     for (ChipId chip = 0; chip < chips; ++chip) {
         for (std::int64_t e = 0; e < elements; ++e) {
             initial[static_cast<std::size_t>(chip)][static_cast<std::size_t>(e)] = valueOf(chip, e);
         }
     }
     std::vector<int> group(static_cast<std::size_t>(chips));
-    std::vector<std::vector<std::uint64_t>> groupSum(static_cast<std::size_t>(schedule.groupCount),
-                                                    std::vector<std::uint64_t>(static_cast<std::size_t>(elements), 0));
+    ChipBuffers groupSum(static_cast<std::size_t>(schedule.groupCount), zeros);
     for (ChipId chip = 0; chip < chips; ++chip) {
         group[static_cast<std::size_t>(chip)] = groupOf(topology, spec.groups, chip);
         auto& sum = groupSum[static_cast<std::size_t>(group[static_cast<std::size_t>(chip)])];
@@ -199,10 +202,11 @@ FunctionalCheck runFunctional(const Topology& topology, const Schedule& schedule
                 at.steps = rings.ringSize - 1;
                 for (int step = 0; step < at.steps; ++step) {
                     for (int r = 0; r < rings.ringCount(); ++r) {
+                        const Segment segment = segments[static_cast<std::size_t>(r)];
                         if (phase.kind == PhaseKind::ReduceScatter) {
-                            reduceScatterStep(rings.ring(r), segments[static_cast<std::size_t>(r)], step, data);
+                            reduceScatterStep(rings.ring(r), segment, step, data);
                         } else {
-                            allGatherStep(rings.ring(r), segments[static_cast<std::size_t>(r)], step, data);
+                            allGatherStep(rings.ring(r), segment, step, data);
                         }
                     }
                     if (how.observe) {

@@ -88,5 +88,29 @@ TEST(FunctionalRunner, CatchesABrokenSchedule) {
     }
 }
 
+// The observer sees every slice (stream, chunk) before its first step and after each of its
+// ring steps, with the check's own data: watching does not change the verdict.
+TEST(FunctionalRunner, ObserverSeesEveryRingStep) {
+    const Topology t = test::grid({8}, {true});
+    CollectiveSpec spec;
+    spec.algorithm = Algorithm::BidirRing;
+    spec.chunks = 2;
+    spec.bytesPerChip = 1e4;
+    int initial = 0;
+    int steps = 0;
+    std::uint64_t lastSeen = 0;
+    FunctionalRun how;
+    how.observe = [&](const RingStep& at, const ChipBuffers& data) {
+        (at.phase < 0 ? initial : steps) += 1;
+        EXPECT_LT(at.step, at.steps);
+        lastSeen = data[0][static_cast<std::size_t>(at.sliceBegin)];
+    };
+    const auto check = runFunctional(t, buildSchedule(t, spec), how);
+    EXPECT_TRUE(check.verified) << check.problem;
+    EXPECT_EQ(initial, 2 * 2);         // streams x chunks
+    EXPECT_EQ(steps, 2 * 2 * 2 * 7);   // x (reduce-scatter + all-gather) x 7 steps
+    EXPECT_NE(lastSeen, 0u);
+}
+
 } // namespace
 } // namespace podscope

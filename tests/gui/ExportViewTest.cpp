@@ -1,10 +1,17 @@
 // The 3-D view's export (issue 6) through the program, as a script runs it: rendered off-screen
 // at the requested size, not a scaled screen grab. Needs an X server (VTK renders through GLX).
+#include "training/Presets.hpp"
+#include "vtk/VtkView.hpp"
+#include "widgets/MainWindow.hpp"
+
 #include <QDir>
 #include <QFileInfo>
 #include <QImage>
 #include <QProcess>
 #include <QSet>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QSurfaceFormat>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -21,6 +28,46 @@ private:
     }
 
 private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QSurfaceFormat format; // as the program sets it before its QApplication
+        format.setVersion(3, 2);
+        format.setProfile(QSurfaceFormat::CoreProfile);
+        format.setDepthBufferSize(24);
+        format.setStencilBufferSize(8);
+        format.setSamples(0);
+        QSurfaceFormat::setDefaultFormat(format);
+    }
+
+    void theViewOnScreenIsUnchangedByAnExport() {
+        using namespace podscope;
+        Scenario scenario = loadPreset("mlperf07-resnet50-tf-4096").scenario;
+        scenario.topology = "tpu-v3-pod";
+        scenario.wrap.reset();
+        ui::MainWindow window(scenario, true);
+        window.resize(1000, 700);
+        QSignalSpy shown(&window, &ui::MainWindow::runShown);
+        window.show();
+        QVERIFY(shown.wait(60000));
+        window.setPlaying(false);
+        window.setTimeUs(50);
+        QSignalSpy swapped(window.view(), &ui::VtkView::frameSwapped);
+        window.view()->requestRender();
+        QVERIFY(swapped.wait(10000));
+        const QImage before = window.view()->grabFramebuffer();
+        QVERIFY(!before.isNull());
+
+        const QImage image = window.view()->renderImage(QSize(2000, 1200));
+        QCOMPARE(image.size(), QSize(2000, 1200));
+        QVERIFY(window.view()->renderImage(QSize(100000, 100)).isNull()); // beyond the driver
+
+        window.view()->requestRender();
+        QVERIFY(swapped.wait(10000));
+        const QImage after = window.view()->grabFramebuffer();
+        QCOMPARE(after.size(), before.size());
+        QVERIFY(after == before);
+    }
+
     void rendersAtTheRequestedSizeLargerThanTheScreen() {
         const QString file = dir_.filePath("view.png");
         QProcess program;

@@ -40,10 +40,10 @@ json validScript() {
         ]})");
 }
 
-TEST(DemoScript, BundledDemosCoverTheSixTopicsInMenuOrder) {
+TEST(DemoScript, BundledDemosCoverTheTopicsInMenuOrder) {
     const std::vector<std::string> expected{"ring-allreduce",         "twod-allreduce", "batch-limit",
                                             "model-parallelism",      "weight-update-sharding",
-                                            "input-pipeline"};
+                                            "input-pipeline",         "distributed-evaluation"};
     EXPECT_EQ(bundledDemoNames(), expected);
 }
 
@@ -97,6 +97,15 @@ TEST(DemoScript, InputDemoTurnsInputBoundAndBack) {
     EXPECT_FALSE(simulateTraining(demo.steps[0].scenario).input.inputBound);
     EXPECT_TRUE(simulateTraining(demo.steps[2].scenario).input.inputBound);
     EXPECT_FALSE(simulateTraining(demo.steps.back().scenario).input.inputBound);
+}
+
+TEST(DemoScript, EvaluationDemoOverlapsTheEvaluation) {
+    const DemoScript demo = loadDemo("distributed-evaluation");
+    const TrainingResult sync = simulateTraining(demo.steps[1].scenario);
+    const TrainingResult async = simulateTraining(demo.steps[2].scenario);
+    EXPECT_EQ(sync.bottleneck, "eval");
+    EXPECT_LT(async.timeToTrainS, sync.timeToTrainS);
+    EXPECT_GT(simulateTraining(demo.steps[3].scenario).evaluations, simulateTraining(demo.steps[4].scenario).evaluations);
 }
 
 TEST(DemoScript, StepsInheritWhatTheyDoNotChange) {

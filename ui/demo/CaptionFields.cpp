@@ -52,6 +52,8 @@ const std::map<std::string, Field>& fields() {
         {"optimizer_us", [](const Scenario&, const TrainingResult& r) { return fixed(r.breakdown.optimizer * 1e6, 1); }},
         {"optimizer_ms", [](const Scenario&, const TrainingResult& r) { return fixed(r.breakdown.optimizer * 1e3, 3); }},
         {"input_stall_ms", [](const Scenario&, const TrainingResult& r) { return fixed(r.breakdown.inputStall * 1e3, 2); }},
+        {"evaluations", [](const Scenario&, const TrainingResult& r) { return std::to_string(r.evaluations); }},
+        {"evaluation_s", [](const Scenario&, const TrainingResult& r) { return fixed(r.evaluationS, 2); }},
         {"eval_ms", [](const Scenario&, const TrainingResult& r) { return fixed(r.breakdown.evalAmortized * 1e3, 3); }},
         {"throughput", [](const Scenario&, const TrainingResult& r) { return grouped(r.throughputExamplesPerS); }},
         {"time_to_train_s", [](const Scenario&, const TrainingResult& r) { return fixed(r.timeToTrainS, 1); }},

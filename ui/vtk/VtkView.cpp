@@ -320,8 +320,10 @@ QImage VtkView::renderImage(QSize size) {
     }
     renderScene();
     vtkNew<vtkUnsignedCharArray> pixels;
+    d.window->SetReadyForRendering(true); // VTK refuses to read pixels otherwise
     const bool read = d.window->GetRGBACharPixelData(0, 0, size.width() - 1, size.height() - 1,
                                                      1 /* the display framebuffer */, pixels) != 0;
+    d.window->SetReadyForRendering(false);
     QImage image;
     if (read && pixels->GetNumberOfValues() == static_cast<vtkIdType>(size.width()) * size.height() * 4) {
         image = QImage(pixels->GetPointer(0), size.width(), size.height(), size.width() * 4,
