@@ -31,10 +31,11 @@ void runReportCommand(const ReportOptions& o, std::ostream& out, std::ostream& e
     }
     const Scenario s = resolveScenario(o.source, o.overrides, o.chips, o.globalBatch);
     // The measured reference belongs to the preset's own configuration; a report made from a
-    // preset with overrides still shows it, as the point the configuration was changed from.
+    // preset with overrides (or from a configuration file that names a preset) still shows it, as
+    // the point the configuration was changed from.
     std::optional<Preset> preset;
-    if (o.source.preset) {
-        preset = loadPreset(*o.source.preset);
+    if (const auto name = startingPreset(o.source)) {
+        preset = loadPreset(*name);
     }
     auto progress = [&err](const std::string& line) { err << "report: " << line << "\n"; };
     const auto data = report::computeReport(s, preset, progress);

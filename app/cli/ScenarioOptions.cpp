@@ -1,11 +1,14 @@
 #include "ScenarioOptions.hpp"
 
 #include "common/InputError.hpp"
+#include "common/Limits.hpp"
 #include "training/Framework.hpp"
 #include "training/Presets.hpp"
 #include "training/ScenarioJson.hpp"
 
 #include <CLI/CLI.hpp>
+#include <fstream>
+#include <nlohmann/json.hpp>
 
 namespace podscope::cli {
 
@@ -48,6 +51,24 @@ Scenario loadScenario(const ScenarioSource& source) {
         return loadScenarioFile(*source.config);
     }
     throw InputError("preset", "give --preset NAME or --config FILE (see: podscope-cli presets)");
+}
+
+std::optional<std::string> startingPreset(const ScenarioSource& source) {
+    if (source.preset) {
+        return source.preset;
+    }
+    if (!source.config) {
+        return std::nullopt;
+    }
+    std::ifstream in(*source.config, std::ios::binary);
+    std::string text(limits::kMaxConfigFileBytes + 1, '\0');
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    text.resize(static_cast<std::size_t>(in.gcount()));
+    const auto object = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (object.is_object() && object.contains("preset") && object.at("preset").is_string()) {
+        return object.at("preset").get<std::string>();
+    }
+    return std::nullopt;
 }
 
 void applyOverrides(const ScenarioOverrides& o, Scenario& s) {

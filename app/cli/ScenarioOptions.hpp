@@ -35,6 +35,9 @@ void addScenarioOverrideOptions(CLI::App& cmd, ScenarioOverrides& overrides);
 // Exactly one of --preset and --config; InputError otherwise.
 Scenario loadScenario(const ScenarioSource& source);
 void applyOverrides(const ScenarioOverrides& overrides, Scenario& scenario);
+// The MLPerf preset the scenario starts from: --preset, or the "preset" key of the --config
+// file (call after loadScenario has accepted the file).
+std::optional<std::string> startingPreset(const ScenarioSource& source);
 
 // "on"/"off" (also true/false, yes/no); InputError naming `field`.
 bool parseOnOff(const std::string& text, const std::string& field);

@@ -59,6 +59,22 @@ TEST(ReportCli, WritesTheReportDirectoryWithProgress) {
     EXPECT_NE(readFile(out / "report.html").find("measured MLPerf"), std::string::npos);
 }
 
+TEST(ReportCli, AConfigurationNamingAPresetIsComparedWithItsMeasuredRun) {
+    ScratchDir dir;
+    const auto config = dir.path / "named.json";
+    std::ofstream(config) << R"({"preset": "mlperf07-resnet50-tf2-16", "global_batch": 256})";
+    const auto out = dir.path / "report";
+    auto r = runCli({"report", "--config", config.string(), "--out", out.string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(readFile(out / "report.html").find("measured MLPerf"), std::string::npos);
+    // A configuration of its own has no measured run to compare with.
+    const auto plain = dir.path / "plain.json";
+    std::ofstream(plain) << R"({"workload": "resnet50", "framework": "tf", "chips": 16, "global_batch": 256})";
+    r = runCli({"report", "--config", plain.string(), "--out", (dir.path / "plain").string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(readFile(dir.path / "plain" / "report.html").find("measured MLPerf"), std::string::npos);
+}
+
 TEST(ReportCli, BadInputExitsTwo) {
     ScratchDir dir;
     const auto r = runCli(
