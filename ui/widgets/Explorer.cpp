@@ -83,7 +83,15 @@ void Explorer::start() {
     controls_->setScenario(document_->scenario());
     QSettings settings;
     window_.restoreGeometry(settings.value("window/geometry").toByteArray());
-    window_.restoreState(settings.value("window/state").toByteArray());
+    if (!window_.restoreState(settings.value("window/state").toByteArray())) {
+        // First start: the 3-D view is the centre of the window, the charts take a third of
+        // its height. Once shown, so that the sizes apply.
+        QTimer::singleShot(0, this, [this] {
+            if (auto* charts = window_.findChild<QDockWidget*>("chartDock")) {
+                window_.resizeDocks({charts}, {window_.height() / 3}, Qt::Vertical);
+            }
+        });
+    }
     updateTitle();
     requestAnalysis();
 }
