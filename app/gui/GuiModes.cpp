@@ -2,6 +2,7 @@
 
 #include "common/InputError.hpp"
 #include "export/ChartExport.hpp"
+#include "session/ScenarioDocument.hpp"
 #include "topology/Hardware.hpp"
 #include "topology/TopologyPresets.hpp"
 #include "training/Presets.hpp"
@@ -465,7 +466,18 @@ int run(QApplication& app, std::chrono::steady_clock::time_point started) {
         });
         window.demos()->start(*options.demo, options.demoStep);
     } else {
-        QObject::connect(&window, &ui::MainWindow::runShown, &app, whenShown);
+        // The first replay can arrive before the analysis (or the reverse): start once both show
+        // the configuration, so that screenshots have their charts.
+        auto whenSettled = [&window, whenShown] {
+            const auto* analysis = window.explorer()->analysis();
+            const auto* run = window.currentRun();
+            if (analysis && ui::sameScenario(analysis->scenario, window.explorer()->document().scenario()) && run &&
+                ui::sameView(run->scenario, window.viewScenario())) {
+                whenShown();
+            }
+        };
+        QObject::connect(&window, &ui::MainWindow::runShown, &app, whenSettled);
+        QObject::connect(window.explorer(), &ui::Explorer::analysisShown, &app, whenSettled);
     }
     window.show();
     if (!scripted && !options.demo && ui::Explorer::hasUnsavedSession()) {

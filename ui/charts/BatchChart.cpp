@@ -45,7 +45,7 @@ BatchChart::BatchChart(QWidget* parent)
     timeAxis_->setTitleText(tr("time to train (s)"));
     timeAxis_->setLabelFormat("%.0f");
     epochsAxis_->setTitleText(tr("epochs"));
-    epochsAxis_->setLabelFormat("%.0f");
+    epochsAxis_->setLabelFormat("%.3g"); // BERT converges in a few hundredths of an epoch
     chart->addAxis(batchAxis_, Qt::AlignBottom);
     chart->addAxis(timeAxis_, Qt::AlignLeft);
     chart->addAxis(epochsAxis_, Qt::AlignRight);

@@ -325,7 +325,8 @@ QImage VtkView::renderImage(QSize size) {
                                                      1 /* the display framebuffer */, pixels) != 0;
     d.window->SetReadyForRendering(false);
     QImage image;
-    if (read && pixels->GetNumberOfValues() == static_cast<vtkIdType>(size.width()) * size.height() * 4) {
+    const auto expected = static_cast<vtkIdType>(size.width()) * size.height() * 4; // RGBA
+    if (read && pixels->GetNumberOfValues() == expected) {
         image = QImage(pixels->GetPointer(0), size.width(), size.height(), size.width() * 4,
                        QImage::Format_RGBA8888)
                     .mirrored() // OpenGL rows run bottom-up; mirrored() also copies the pixels
