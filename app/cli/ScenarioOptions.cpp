@@ -2,12 +2,12 @@
 
 #include "common/InputError.hpp"
 #include "common/Limits.hpp"
+#include "common/TextFile.hpp"
 #include "training/Framework.hpp"
 #include "training/Presets.hpp"
 #include "training/ScenarioJson.hpp"
 
 #include <CLI/CLI.hpp>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 namespace podscope::cli {
@@ -60,10 +60,7 @@ std::optional<std::string> startingPreset(const ScenarioSource& source) {
     if (!source.config) {
         return std::nullopt;
     }
-    std::ifstream in(*source.config, std::ios::binary);
-    std::string text(limits::kMaxConfigFileBytes + 1, '\0');
-    in.read(text.data(), static_cast<std::streamsize>(text.size()));
-    text.resize(static_cast<std::size_t>(in.gcount()));
+    const std::string text = readUserTextFile(*source.config, "config", limits::kMaxConfigFileBytes);
     const auto object = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (object.is_object() && object.contains("preset") && object.at("preset").is_string()) {
         return object.at("preset").get<std::string>();

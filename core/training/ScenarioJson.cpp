@@ -2,6 +2,7 @@
 
 #include "common/InputError.hpp"
 #include "common/Limits.hpp"
+#include "common/TextFile.hpp"
 #include "topology/TopologyPresets.hpp"
 #include "training/Framework.hpp"
 #include "training/Presets.hpp"
@@ -394,22 +395,7 @@ json toJson(const Scenario& s) {
 }
 
 Scenario loadScenarioFile(const std::string& path) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) {
-        throw InputError("config", "'" + path + "' is a directory, not a file");
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        throw InputError("config", "cannot read '" + path + "'");
-    }
-    // Reads at most one byte more than the limit, so that a huge file (or /dev/zero) is refused
-    // without reading it all.
-    std::string text(limits::kMaxConfigFileBytes + 1, '\0');
-    in.read(text.data(), static_cast<std::streamsize>(text.size()));
-    text.resize(static_cast<std::size_t>(in.gcount()));
-    if (in.bad()) {
-        throw InputError("config", "cannot read '" + path + "'");
-    }
+    const std::string text = readUserTextFile(path, "config", limits::kMaxConfigFileBytes);
     return parseScenario(text, path);
 }
 

@@ -5,6 +5,7 @@
 #include "session/ScenarioDocument.hpp"
 #include "training/StepModel.hpp"
 #include "view/TrainingAnalysis.hpp"
+#include "vtk/VtkView.hpp"
 #include "widgets/DataBlocksView.hpp"
 #include "widgets/DemoPanel.hpp"
 #include "widgets/DemoPlayer.hpp"
@@ -17,7 +18,6 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
-#include <QSurfaceFormat>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
@@ -97,13 +97,7 @@ private:
 private slots:
     void initTestCase() {
         QStandardPaths::setTestModeEnabled(true);
-        QSurfaceFormat format;
-        format.setVersion(3, 2);
-        format.setProfile(QSurfaceFormat::CoreProfile);
-        format.setDepthBufferSize(24);
-        format.setStencilBufferSize(8);
-        format.setSamples(0);
-        QSurfaceFormat::setDefaultFormat(format);
+        VtkView::useDefaultSurfaceFormat(); // as the program does
     }
 
     void everyDemoRunsThroughEndToEnd_data() {

@@ -11,7 +11,6 @@
 #include <QSet>
 #include <QSignalSpy>
 #include <QStandardPaths>
-#include <QSurfaceFormat>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -30,13 +29,7 @@ private:
 private slots:
     void initTestCase() {
         QStandardPaths::setTestModeEnabled(true);
-        QSurfaceFormat format; // as the program sets it before its QApplication
-        format.setVersion(3, 2);
-        format.setProfile(QSurfaceFormat::CoreProfile);
-        format.setDepthBufferSize(24);
-        format.setStencilBufferSize(8);
-        format.setSamples(0);
-        QSurfaceFormat::setDefaultFormat(format);
+        podscope::ui::VtkView::useDefaultSurfaceFormat(); // as the program does
     }
 
     void theViewOnScreenIsUnchangedByAnExport() {

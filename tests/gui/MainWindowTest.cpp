@@ -15,7 +15,6 @@
 #include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
-#include <QSurfaceFormat>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -73,13 +72,7 @@ private:
 private slots:
     void initTestCase() {
         QStandardPaths::setTestModeEnabled(true); // settings go to a test location
-        QSurfaceFormat format;
-        format.setVersion(3, 2);
-        format.setProfile(QSurfaceFormat::CoreProfile);
-        format.setDepthBufferSize(24);
-        format.setStencilBufferSize(8);
-        format.setSamples(0);
-        QSurfaceFormat::setDefaultFormat(format);
+        VtkView::useDefaultSurfaceFormat(); // as the program does
     }
 
     void windowOpensOnTheMultipod() {

@@ -3,6 +3,7 @@
 #include "common/InputError.hpp"
 #include "demo/CaptionFields.hpp"
 #include "common/Limits.hpp"
+#include "common/TextFile.hpp"
 #include "resources/BundledResources.hpp"
 #include "training/Presets.hpp"
 #include "training/ScenarioJson.hpp"
@@ -12,8 +13,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <set>
 
 namespace podscope::ui {
@@ -273,17 +272,7 @@ DemoScript loadDemo(const std::string& nameOrPath) {
                                          "; or give the path of a .json script)");
         }
     }
-    std::error_code ec;
-    if (std::filesystem::is_directory(nameOrPath, ec)) {
-        throw InputError("demo", "'" + nameOrPath + "' is a directory, not a demo script");
-    }
-    std::ifstream in(nameOrPath, std::ios::binary);
-    if (!in) {
-        throw InputError("demo", "cannot read '" + nameOrPath + "'");
-    }
-    std::string text(limits::kMaxConfigFileBytes + 1, '\0');
-    in.read(text.data(), static_cast<std::streamsize>(text.size()));
-    text.resize(static_cast<std::size_t>(in.gcount()));
+    const std::string text = readUserTextFile(nameOrPath, "demo", limits::kMaxConfigFileBytes);
     return parseDemoScript(text, nameOrPath);
 }
 

@@ -1,5 +1,7 @@
 #include "export/ChartExport.hpp"
 
+#include "common/InputError.hpp"
+
 #include "charts/BatchChart.hpp"
 #include "charts/BreakdownChart.hpp"
 #include "charts/LinkUseChart.hpp"
@@ -156,28 +158,14 @@ QByteArray renderPdf(QChartView& view, QSize pixels, int dpi, QSizeF logical) {
 } // namespace
 
 std::optional<ChartKind> parseChartKind(const QString& name) {
-    for (ChartKind kind :
-         {ChartKind::Scaling, ChartKind::Breakdown, ChartKind::Batch, ChartKind::Links}) {
-        if (name == chartKindName(kind)) {
-            return kind;
-        }
+    try {
+        return parseChartKind(name.toStdString());
+    } catch (const InputError&) {
+        return std::nullopt;
     }
-    return std::nullopt;
 }
 
-QString chartKindName(ChartKind kind) {
-    switch (kind) {
-    case ChartKind::Scaling:
-        return "scaling";
-    case ChartKind::Breakdown:
-        return "breakdown";
-    case ChartKind::Batch:
-        return "batch";
-    case ChartKind::Links:
-        return "links";
-    }
-    return {};
-}
+QString chartKindName(ChartKind kind) { return QString::fromStdString(toString(kind)); }
 
 std::optional<ExportFormat> exportFormatOf(const QString& path) {
     const QString suffix = QFileInfo(path).suffix().toLower();

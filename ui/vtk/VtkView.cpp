@@ -1,5 +1,7 @@
 #include "vtk/VtkView.hpp"
 
+#include <QSurfaceFormat>
+
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QOpenGLContext>
@@ -338,6 +340,19 @@ QImage VtkView::renderImage(QSize size) {
     surface_->doneCurrent();
     requestRender();
     return image;
+}
+
+void VtkView::useDefaultSurfaceFormat() {
+    QSurfaceFormat format;
+    format.setRenderableType(QSurfaceFormat::OpenGL);
+    format.setVersion(3, 2);
+    format.setProfile(QSurfaceFormat::CoreProfile);
+    format.setDepthBufferSize(24);
+    format.setStencilBufferSize(8);
+    format.setAlphaBufferSize(8);
+    format.setSwapBehavior(QSurfaceFormat::DoubleBuffer);
+    format.setSamples(0);
+    QSurfaceFormat::setDefaultFormat(format);
 }
 
 QWindow* VtkView::renderWindow() const { return surface_; }

@@ -23,6 +23,9 @@ class VtkView : public QWidget {
     Q_OBJECT
 public:
     explicit VtkView(QWidget* parent = nullptr);
+    // The OpenGL format VTK needs (3.2 core profile; no multisampling, which costs 4-6x under
+    // software rendering). Call before the QApplication exists.
+    static void useDefaultSurfaceFormat();
     ~VtkView() override;
 
     // Replaces what is drawn; colours reset to neutral and the camera frames the scene.
