@@ -157,6 +157,32 @@ private slots:
         QCOMPARE(player.panel()->dataBlocks()->frameCount(), blocks->frameCount()); // same number of steps
     }
 
+    void anEditDuringAStepIsTheUsers() {
+        const DemoScript demo = loadDemo("batch-limit");
+        MainWindow window(demo.steps.front().scenario, true);
+        window.resize(1280, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        DemoPlayer& player = *window.demos();
+        QVERIFY(showAndWait(player, 0, [&] { player.start(demo); }));
+        QVERIFY(!player.panel()->busy());
+        QSignalSpy shown(&player, &DemoPlayer::stepShown);
+        player.next();
+        QVERIFY(player.panel()->busy());
+        // Before step 2 is on screen, the user picks another batch: the step is not claimed.
+        Scenario mine = demo.steps[1].scenario;
+        mine.globalBatch = 4096;
+        window.explorer()->document().edit(mine, "my batch");
+        QVERIFY(QTest::qWaitFor([&] { return window.explorer()->analysis() &&
+                                             sameScenario(window.explorer()->analysis()->scenario, mine); },
+                                kStepTimeoutMs));
+        QTest::qWait(200);
+        QVERIFY(!player.ready());
+        QCOMPARE(shown.count(), 0);
+        QVERIFY(!player.panel()->busy()); // no "Preparing the step" left hanging
+        QVERIFY(sameScenario(window.explorer()->document().scenario(), mine)); // the demo did not undo it
+    }
+
     void programRendersADemoStepForSlides_data() {
         QTest::addColumn<QString>("name");
         QTest::addColumn<int>("step");

@@ -129,6 +129,8 @@ void DemoPanel::showStep(const DemoScript& script, int index) {
 
 void DemoPanel::setBusy(bool busy) { busy_->setVisible(busy); }
 
+bool DemoPanel::busy() const { return !busy_->isHidden(); }
+
 QString DemoPanel::captionText() const { return caption_->text(); }
 
 QString DemoPanel::stepText() const { return step_->text(); }

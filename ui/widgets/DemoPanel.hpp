@@ -25,6 +25,7 @@ public:
     void showStep(const DemoScript& script, int index);
     // "Preparing ..." until the step's configuration is analysed and on screen.
     void setBusy(bool busy);
+    bool busy() const;
 
     QString captionText() const;
     QString stepText() const;

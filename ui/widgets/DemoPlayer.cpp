@@ -47,14 +47,24 @@ DemoPlayer::DemoPlayer(MainWindow& window, Explorer& explorer)
     });
     connect(&explorer_, &Explorer::analysisShown, this, &DemoPlayer::checkReady);
     connect(&window_, &MainWindow::runShown, this, &DemoPlayer::checkReady);
-    connect(&explorer_, &Explorer::analysisFailed, this, [this](const QString& message) {
+    auto fail = [this](const QString& message) {
         if (active() && waiting_) {
+            waiting_ = false;
+            superseded_ = true;
+            panel_->setBusy(false);
+            window_.statusBar()->showMessage(tr("Demo step not shown: %1").arg(message));
             emit stepFailed(message);
         }
-    });
-    connect(&window_, &MainWindow::runFailed, this, [this](const QString& message) {
-        if (active() && waiting_) {
-            emit stepFailed(message);
+    };
+    connect(&explorer_, &Explorer::analysisFailed, this, fail);
+    connect(&window_, &MainWindow::runFailed, this, fail);
+    // The user may change the configuration before the step is on screen: it is theirs now.
+    connect(&explorer_.document(), &ScenarioDocument::changed, this, [this] {
+        if (active() && waiting_ &&
+            !sameScenario(explorer_.document().scenario(), script_.steps[static_cast<std::size_t>(step_)].scenario)) {
+            waiting_ = false;
+            superseded_ = true;
+            panel_->setBusy(false);
         }
     });
 }
@@ -136,6 +146,7 @@ void DemoPlayer::showStep(int step) {
     step_ = std::clamp(step, 0, static_cast<int>(script_.steps.size()) - 1);
     const DemoStep& current = script_.steps[static_cast<std::size_t>(step_)];
     waiting_ = true;
+    superseded_ = false;
     panel_->setBusy(true);
     panel_->showStep(script_, step_);
     explorer_.showChart(current.chart);

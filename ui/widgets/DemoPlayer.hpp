@@ -40,8 +40,8 @@ public:
     bool active() const { return step_ >= 0; }
     const DemoScript& script() const { return script_; }
     int step() const { return step_; }
-    // The step's analysis and replay are on screen.
-    bool ready() const { return active() && !waiting_; }
+    // The step's analysis and replay are on screen (and the user has not changed it since).
+    bool ready() const { return active() && !waiting_ && !superseded_; }
     DemoPanel* panel() const { return panel_; }
     QDockWidget* dock() const { return dock_; }
 
@@ -59,7 +59,8 @@ private:
     Explorer& explorer_;
     DemoScript script_;
     int step_ = -1;
-    bool waiting_ = false;
+    bool waiting_ = false;    // for the step's analysis and replay
+    bool superseded_ = false; // the user changed the configuration, or the step failed
     DemoPanel* panel_ = nullptr;
     QDockWidget* dock_ = nullptr;
 };
