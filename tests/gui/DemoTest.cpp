@@ -54,6 +54,14 @@ class DemoTest : public QObject {
     Q_OBJECT
 
 private:
+    // A window with the 3-D view on screen, or null when it never appeared.
+    static std::unique_ptr<MainWindow> openWindow(const Scenario& scenario, QSize size) {
+        auto window = std::make_unique<MainWindow>(scenario, true);
+        window->resize(size);
+        window->show();
+        return QTest::qWaitForWindowExposed(window.get()) ? std::move(window) : nullptr;
+    }
+
     // Shows `step` (0-based) through the player and waits until it is on screen.
     static bool showAndWait(DemoPlayer& player, int step, const std::function<void()>& go) {
         QSignalSpy shown(&player, &DemoPlayer::stepShown);
@@ -110,10 +118,9 @@ private slots:
     void everyDemoRunsThroughEndToEnd() {
         QFETCH(QString, name);
         const DemoScript demo = loadDemo(name.toStdString());
-        MainWindow window(loadDemo(name.toStdString()).steps.back().scenario, true);
-        window.resize(1600, 900);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const auto opened = openWindow(loadDemo(name.toStdString()).steps.back().scenario, QSize(1600, 900));
+        QVERIFY(opened);
+        MainWindow& window = *opened;
         DemoPlayer& player = *window.demos();
         QVERIFY(showAndWait(player, 0, [&] { player.start(demo); }));
         checkStepShown(window, demo, 0);
@@ -141,10 +148,9 @@ private slots:
 
     void ringDemoBlocksFollowTheReplay() {
         const DemoScript demo = loadDemo("ring-allreduce");
-        MainWindow window(demo.steps.front().scenario, true);
-        window.resize(1600, 900);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const auto opened = openWindow(demo.steps.front().scenario, QSize(1600, 900));
+        QVERIFY(opened);
+        MainWindow& window = *opened;
         DemoPlayer& player = *window.demos();
         QVERIFY(showAndWait(player, 2, [&] { player.start(demo, 2); }));
         // All-gather half way: the frame sits in the second half of the timeline.
@@ -159,10 +165,9 @@ private slots:
 
     void anEditDuringAStepIsTheUsers() {
         const DemoScript demo = loadDemo("batch-limit");
-        MainWindow window(demo.steps.front().scenario, true);
-        window.resize(1280, 720);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const auto opened = openWindow(demo.steps.front().scenario, QSize(1280, 720));
+        QVERIFY(opened);
+        MainWindow& window = *opened;
         DemoPlayer& player = *window.demos();
         QVERIFY(showAndWait(player, 0, [&] { player.start(demo); }));
         QVERIFY(!player.panel()->busy());
