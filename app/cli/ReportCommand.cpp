@@ -1,6 +1,5 @@
 #include "ReportCommand.hpp"
 
-#include "TraceCommand.hpp"
 #include "common/InputError.hpp"
 #include "report/Report.hpp"
 #include "training/Presets.hpp"
@@ -16,12 +15,8 @@ CLI::App* addReportCommand(CLI::App& app, ReportOptions& o) {
                                              "(and PNG when rsvg-convert from librsvg2-bin is on "
                                              "PATH; skipped with a warning otherwise) and a "
                                              "self-contained report.html");
-    addScenarioSourceOptions(*cmd, o.source);
+    addScenarioChoiceOptions(*cmd, o.scenario);
     cmd->add_option("--out", o.out, "The directory to write (created if missing)")->required();
-    cmd->add_option("--chips", o.chips,
-                    "Use the standard slice with this many chips (16 ... 4096)");
-    cmd->add_option("--global-batch", o.globalBatch, "Global batch (examples per step)");
-    addScenarioOverrideOptions(*cmd, o.overrides);
     return cmd;
 }
 
@@ -29,12 +24,12 @@ void runReportCommand(const ReportOptions& o, std::ostream& out, std::ostream& e
     if (o.out.empty()) {
         throw InputError("out", "give the directory to write");
     }
-    const Scenario s = resolveScenario(o.source, o.overrides, o.chips, o.globalBatch);
+    const Scenario s = resolveScenario(o.scenario);
     // The measured reference belongs to the preset's own configuration; a report made from a
     // preset with overrides (or from a configuration file that names a preset) still shows it, as
     // the point the configuration was changed from.
     std::optional<Preset> preset;
-    if (const auto name = startingPreset(o.source)) {
+    if (const auto name = startingPreset(o.scenario.source)) {
         preset = loadPreset(*name);
     }
     auto progress = [&err](const std::string& line) { err << "report: " << line << "\n"; };

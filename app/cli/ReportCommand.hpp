@@ -14,10 +14,7 @@ class App;
 namespace podscope::cli {
 
 struct ReportOptions {
-    ScenarioSource source;
-    ScenarioOverrides overrides;
-    std::optional<std::int64_t> chips;
-    std::optional<std::int64_t> globalBatch;
+    ScenarioChoice scenario;
     std::string out;
 };
 

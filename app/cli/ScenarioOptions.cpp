@@ -53,6 +53,31 @@ Scenario loadScenario(const ScenarioSource& source) {
     throw InputError("preset", "give --preset NAME or --config FILE (see: podscope-cli presets)");
 }
 
+void addScenarioChoiceOptions(CLI::App& cmd, ScenarioChoice& choice) {
+    addScenarioSourceOptions(cmd, choice.source);
+    cmd.add_option("--chips", choice.chips, "Use the standard slice with this many chips (16 ... 4096)");
+    cmd.add_option("--global-batch", choice.globalBatch, "Global batch (examples per step)");
+    addScenarioOverrideOptions(cmd, choice.overrides);
+}
+
+Scenario resolveScenario(const ScenarioChoice& choice) {
+    Scenario s = loadScenario(choice.source);
+    if (choice.chips && choice.overrides.topology) {
+        throw InputError("chips", "give either --chips or --topology, not both");
+    }
+    if (choice.chips) {
+        useStandardSlice(s, *choice.chips);
+    }
+    if (choice.globalBatch) {
+        if (*choice.globalBatch < 1 || *choice.globalBatch > limits::kMaxGlobalBatch) {
+            throw InputError("global-batch", "must be between 1 and " + std::to_string(limits::kMaxGlobalBatch));
+        }
+        s.globalBatch = *choice.globalBatch;
+    }
+    applyOverrides(choice.overrides, s);
+    return s;
+}
+
 std::optional<std::string> startingPreset(const ScenarioSource& source) {
     if (source.preset) {
         return source.preset;

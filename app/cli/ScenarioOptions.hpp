@@ -29,8 +29,21 @@ struct ScenarioOverrides {
     std::optional<std::string> decodedCache;
 };
 
+// One training configuration as `simulate`, `trace` and `report` take it: a source, a standard
+// slice and a global batch, and the overrides.
+struct ScenarioChoice {
+    ScenarioSource source;
+    ScenarioOverrides overrides;
+    std::optional<std::int64_t> chips;
+    std::optional<std::int64_t> globalBatch;
+};
+
 void addScenarioSourceOptions(CLI::App& cmd, ScenarioSource& source);
 void addScenarioOverrideOptions(CLI::App& cmd, ScenarioOverrides& overrides);
+// --preset/--config, --chips, --global-batch and the overrides.
+void addScenarioChoiceOptions(CLI::App& cmd, ScenarioChoice& choice);
+// The source, then --chips, --global-batch and the overrides; InputError naming the flag.
+Scenario resolveScenario(const ScenarioChoice& choice);
 
 // Exactly one of --preset and --config; InputError otherwise.
 Scenario loadScenario(const ScenarioSource& source);

@@ -19,11 +19,7 @@ namespace podscope::cli {
 CLI::App* addSimulateCommand(CLI::App& app, SimulateOptions& o) {
     auto* cmd =
         app.add_subcommand("simulate", "Step time and time to train of one training configuration");
-    addScenarioSourceOptions(*cmd, o.source);
-    cmd->add_option("--chips", o.chips,
-                    "Use the standard slice with this many chips (16 ... 4096)");
-    cmd->add_option("--global-batch", o.globalBatch, "Global batch (examples per step)");
-    addScenarioOverrideOptions(*cmd, o.overrides);
+    addScenarioChoiceOptions(*cmd, o.scenario);
     cmd->add_option("--save-config", o.saveConfig,
                     "Write the resolved configuration to this JSON file");
     cmd->add_flag("--json", o.json, "Print one JSON object");
@@ -99,21 +95,7 @@ void printText(const Scenario& s, const TrainingResult& r, const std::vector<Wha
 } // namespace
 
 void runSimulateCommand(const SimulateOptions& o, std::ostream& out) {
-    Scenario s = loadScenario(o.source);
-    if (o.chips && o.overrides.topology) {
-        throw InputError("chips", "give either --chips or --topology, not both");
-    }
-    if (o.chips) {
-        useStandardSlice(s, *o.chips);
-    }
-    if (o.globalBatch) {
-        if (*o.globalBatch < 1 || *o.globalBatch > limits::kMaxGlobalBatch) {
-            throw InputError("global-batch", "must be between 1 and " +
-                                                 std::to_string(limits::kMaxGlobalBatch));
-        }
-        s.globalBatch = *o.globalBatch;
-    }
-    applyOverrides(o.overrides, s);
+    const Scenario s = resolveScenario(o.scenario);
     const TrainingResult r = simulateTraining(s);
     const double linkGBps =
         s.linkBandwidthGBps.value_or(loadHardware(s.hardware).linkBandwidthBps / 1e9);

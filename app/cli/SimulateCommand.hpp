@@ -14,10 +14,7 @@ class App;
 namespace podscope::cli {
 
 struct SimulateOptions {
-    ScenarioSource source;
-    ScenarioOverrides overrides;
-    std::optional<std::int64_t> chips;
-    std::optional<std::int64_t> globalBatch;
+    ScenarioChoice scenario;
     std::optional<std::string> saveConfig;
     bool json = false;
 };

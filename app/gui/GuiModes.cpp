@@ -271,30 +271,8 @@ void takeScreenshot(ui::MainWindow& window, const QString& file) {
 
 // --- Scripted exports (issue 6)
 // Writes the requested chart and view exports, then exits: 0 when all were written, 1 if not.
+// Called once the analysis and the replay both show the configuration.
 void runExports(ui::MainWindow& window, const Options& options) {
-    // The window's first replay starts before the analysis: wait until the analysis is shown
-    // and the replay on screen is its collective, which the charts and the view must show.
-    const ui::ScenarioRun* shown = window.currentRun();
-    if (!window.explorer()->analysis() || !shown ||
-        !ui::sameView(shown->scenario, window.viewScenario())) {
-        auto waits = std::make_shared<std::vector<QMetaObject::Connection>>();
-        auto retry = [&window, &options, waits] {
-            for (const auto& wait : *waits) {
-                QObject::disconnect(wait);
-            }
-            runExports(window, options);
-        };
-        waits->push_back(QObject::connect(&window, &ui::MainWindow::runShown, &window, retry));
-        waits->push_back(
-            QObject::connect(window.explorer(), &ui::Explorer::analysisShown, &window, retry));
-        waits->push_back(QObject::connect(window.explorer(), &ui::Explorer::analysisFailed, &window,
-                                          [](const QString& message) {
-                                              std::cerr << "podscope: error: "
-                                                        << message.toStdString() << "\n";
-                                              QApplication::exit(1);
-                                          }));
-        return;
-    }
     if (options.exportChart) {
         ui::ChartData data;
         data.analysis = window.explorer()->analysis();
@@ -415,12 +393,14 @@ int run(QApplication& app, std::chrono::steady_clock::time_point started) {
     }
     ui::MainWindow window(options.scenario, platformHasOpenGL());
     window.resize(options.size);
-    QObject::connect(&window, &ui::MainWindow::runFailed, &app, [scripted](const QString& message) {
+    auto failScripted = [scripted](const QString& message) {
         if (scripted) {
             std::cerr << "podscope: error: " << message.toStdString() << "\n";
             QApplication::exit(1);
         }
-    });
+    };
+    QObject::connect(&window, &ui::MainWindow::runFailed, &app, failScripted);
+    QObject::connect(window.explorer(), &ui::Explorer::analysisFailed, &app, failScripted);
     // The scripted modes start once the first result is on screen: the first replay, or with
     // --demo the demo's step (its configuration analysed and replayed).
     bool first = true;
@@ -458,12 +438,6 @@ int run(QApplication& app, std::chrono::steady_clock::time_point started) {
     };
     if (options.demo) {
         QObject::connect(window.demos(), &ui::DemoPlayer::stepShown, &app, whenShown);
-        QObject::connect(window.demos(), &ui::DemoPlayer::stepFailed, &app, [scripted](const QString& message) {
-            if (scripted) {
-                std::cerr << "podscope: error: " << message.toStdString() << "\n";
-                QApplication::exit(1);
-            }
-        });
         window.demos()->start(*options.demo, options.demoStep);
     } else {
         // The first replay can arrive before the analysis (or the reverse): start once both show

@@ -75,6 +75,22 @@ TEST(ReportCli, AConfigurationNamingAPresetIsComparedWithItsMeasuredRun) {
     EXPECT_EQ(readFile(dir.path / "plain" / "report.html").find("measured MLPerf"), std::string::npos);
 }
 
+TEST(ReportCli, TraceAndReportCheckTheGlobalBatchAsSimulateDoes) {
+    ScratchDir dir;
+    for (const char* command : {"simulate", "trace", "report"}) {
+        SCOPED_TRACE(command);
+        const auto out = (dir.path / "out").string();
+        std::vector<std::string> args{command, "--preset", "mlperf07-resnet50-tf2-16", "--global-batch", "0"};
+        if (std::string(command) != "simulate") {
+            args.insert(args.end(), {"--out", out});
+        }
+        const auto r = runCli(args);
+        EXPECT_EQ(r.status, 2);
+        EXPECT_NE(r.err.find("global-batch: must be between 1 and"), std::string::npos) << r.err;
+        EXPECT_FALSE(fs::exists(out));
+    }
+}
+
 TEST(ReportCli, BadInputExitsTwo) {
     ScratchDir dir;
     const auto r = runCli(

@@ -242,17 +242,21 @@ DemoScript parseDemoScript(const std::string& text, const std::string& origin) {
     return script;
 }
 
-std::vector<std::string> bundledDemoNames() {
-    std::vector<std::pair<int, std::string>> ordered;
+std::vector<DemoScript> bundledDemos() {
+    std::vector<DemoScript> demos;
     for (const auto& path : resources::list(kPrefix)) {
         const std::string stem = path.substr(std::string(kPrefix).size());
-        const std::string name = stem.substr(0, stem.size() - 5);
-        ordered.emplace_back(loadDemo(name).order, name);
+        demos.push_back(loadDemo(stem.substr(0, stem.size() - 5)));
     }
-    std::sort(ordered.begin(), ordered.end());
+    std::stable_sort(demos.begin(), demos.end(),
+                     [](const DemoScript& a, const DemoScript& b) { return a.order < b.order; });
+    return demos;
+}
+
+std::vector<std::string> bundledDemoNames() {
     std::vector<std::string> names;
-    for (auto& entry : ordered) {
-        names.push_back(std::move(entry.second));
+    for (const auto& demo : bundledDemos()) {
+        names.push_back(demo.name);
     }
     return names;
 }

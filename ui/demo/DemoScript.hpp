@@ -40,7 +40,8 @@ struct DemoScript {
 // "steps[3].scenario.global_batch", and whose message says which demo and file.
 DemoScript parseDemoScript(const std::string& text, const std::string& origin);
 
-// The demos bundled in resources/demos, in menu order.
+// The demos bundled in resources/demos, in menu order, and their names.
+std::vector<DemoScript> bundledDemos();
 std::vector<std::string> bundledDemoNames();
 // A bundled demo by name, or a script file by path (anything ending in .json).
 // InputError("demo", ...) lists the bundled names when neither exists.

@@ -74,6 +74,7 @@ QString DemoPlayer::userDemoFolder() {
 }
 
 void DemoPlayer::addMenu(QMenuBar* bar) {
+    bundled_ = bundledDemos();
     QMenu* menu = bar->addMenu(tr("&Demos"));
     // Rebuilt on opening, so that a script a teacher just saved is listed.
     connect(menu, &QMenu::aboutToShow, this, [this, menu] { fillMenu(menu); });
@@ -82,10 +83,10 @@ void DemoPlayer::addMenu(QMenuBar* bar) {
 
 void DemoPlayer::fillMenu(QMenu* menu) {
     menu->clear();
-    for (const std::string& name : bundledDemoNames()) {
-        const DemoScript demo = loadDemo(name);
+    for (std::size_t i = 0; i < bundled_.size(); ++i) {
+        const DemoScript& demo = bundled_[i];
         QAction* action = menu->addAction(QString("%1. %2").arg(demo.order).arg(QString::fromStdString(demo.title)),
-                                          this, [this, name] { start(loadDemo(name)); });
+                                          this, [this, i] { start(bundled_[i]); });
         action->setStatusTip(QString::fromStdString(demo.summary));
         action->setToolTip(QString::fromStdString(demo.summary));
     }

@@ -57,6 +57,7 @@ private:
 
     MainWindow& window_;
     Explorer& explorer_;
+    std::vector<DemoScript> bundled_; // read once: they are compiled in
     DemoScript script_;
     int step_ = -1;
     bool waiting_ = false;    // for the step's analysis and replay

@@ -30,7 +30,6 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStatusBar>
-#include <QTabWidget>
 #include <QtConcurrent/QtConcurrentRun>
 #include <memory>
 #include <optional>
@@ -188,22 +187,7 @@ ExportMenu::ExportMenu(Explorer& explorer, MainWindow& window, QMenu* fileMenu)
     window_.addAction(current);
 }
 
-ChartKind ExportMenu::currentChart() const {
-    // The charts share one tab widget; the breakdown chart sits in a page with its deltas.
-    QWidget* tabs = explorer_.throughputChart()->parentWidget();
-    while (tabs && !qobject_cast<QTabWidget*>(tabs)) {
-        tabs = tabs->parentWidget();
-    }
-    const QWidget* front = tabs ? static_cast<QTabWidget*>(tabs)->currentWidget() : nullptr;
-    for (ChartKind kind :
-         {ChartKind::Scaling, ChartKind::Breakdown, ChartKind::Batch, ChartKind::Links}) {
-        const QWidget* chart = chartWidget(kind);
-        if (front && (front == chart || front->isAncestorOf(chart))) {
-            return kind;
-        }
-    }
-    return ChartKind::Scaling;
-}
+ChartKind ExportMenu::currentChart() const { return explorer_.currentChart(); }
 
 const QWidget* ExportMenu::chartWidget(ChartKind kind) const {
     switch (kind) {
@@ -384,22 +368,21 @@ void ExportMenu::exportStepTrace(const QString& path) {
 }
 
 void ExportMenu::exportCollectiveTrace(const QString& path) {
-    const ScenarioRun* run = window_.currentRun();
+    // Shared, not copied: the run on screen may be replaced while the trace is built.
+    std::shared_ptr<const ScenarioRun> run = window_.sharedRun();
     if (!run) {
         emit finished(path, tr("nothing to trace yet: no collective has been simulated"));
         return;
     }
-    // Copies: the run on screen may be replaced while the trace is built.
     nlohmann::json other = {{"view", {{"topology", run->scenario.topology}}}};
     if (const TrainingAnalysis* analysis = explorer_.analysis()) {
         other["scenario"] = toJson(analysis->scenario);
     }
     runInBackground(tr("the collective trace"), path,
-                    [topology = run->topology, spec = run->scenario.collective,
-                     record = run->simulation.record, other = std::move(other), path] {
-                        return writeText(
-                            path,
-                            trace::buildCollectiveTrace(topology, spec, record, other).dump());
+                    [run = std::move(run), other = std::move(other), path] {
+                        return writeText(path, trace::buildCollectiveTrace(run->topology, run->scenario.collective,
+                                                                           run->simulation.record, other)
+                                                   .dump());
                     });
 }
 

@@ -55,6 +55,8 @@ public:
     double durationUs() const;
     bool hasRun() const { return run_ != nullptr; }
     const ScenarioRun* currentRun() const { return run_.get(); }
+    // The same, kept alive for work that outlives the next replay (exports off the UI thread).
+    std::shared_ptr<const ScenarioRun> sharedRun() const { return run_; }
     VtkView* view() const { return view_; }
     const FrameColors& frame() const { return frame_; }
     QString caption() const;
