@@ -122,10 +122,10 @@ void applyOverrides(const ScenarioOverrides& o, Scenario& s) {
         if (s.modelParallel == 1) {
             s.modelParallelKind = ModelParallelKind::None;
         } else if (s.modelParallelKind == ModelParallelKind::None) {
-            const auto traits = loadWorkload(s.workload).modelParallel;
-            s.modelParallelKind = traits.preferred != ModelParallelKind::None ? traits.preferred
-                                  : traits.spatial.supported ? ModelParallelKind::Spatial
-                                                             : ModelParallelKind::Tensor;
+            const Workload w = loadWorkload(s.workload);
+            s.modelParallelKind = w.preferredSplit != ModelParallelKind::None ? w.preferredSplit
+                                  : w.supports(ModelParallelKind::Spatial) ? ModelParallelKind::Spatial
+                                                                           : ModelParallelKind::Tensor;
         }
     }
 }

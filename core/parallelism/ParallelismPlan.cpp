@@ -6,6 +6,23 @@
 
 namespace podscope {
 
+std::vector<int> chipTile(const Topology& topology, int chips, const std::string& field) {
+    std::vector<int> tile(static_cast<std::size_t>(topology.rank()), 1);
+    int have = 1;
+    for (int i = 0; have < chips; ++i) {
+        tile[static_cast<std::size_t>(i % topology.rank())] *= 2;
+        have *= 2;
+    }
+    for (int d = 0; d < topology.rank(); ++d) {
+        if (topology.size(d) % tile[static_cast<std::size_t>(d)] != 0) {
+            throw InputError(field, "a group of " + std::to_string(chips) +
+                                        " chips does not tile the " + topology.dimsText() +
+                                        " topology");
+        }
+    }
+    return tile;
+}
+
 ParallelismPlan planParallelism(const Topology& topology, std::int64_t globalBatch,
                                 int modelParallel, ModelParallelKind kind) {
     if (modelParallel != 1 && modelParallel != 2 && modelParallel != 4 && modelParallel != 8 &&
@@ -35,18 +52,12 @@ ParallelismPlan planParallelism(const Topology& topology, std::int64_t globalBat
     plan.chipsPerReplica = modelParallel > coresPerChip ? modelParallel / coresPerChip : 1;
     plan.replicasPerChip = modelParallel < coresPerChip ? coresPerChip / modelParallel : 1;
 
-    plan.replicaTile.assign(static_cast<std::size_t>(topology.rank()), 1);
-    int chips = 1;
-    for (int i = 0; chips < plan.chipsPerReplica; ++i) {
-        plan.replicaTile[static_cast<std::size_t>(i % topology.rank())] *= 2;
-        chips *= 2;
-    }
-    for (int d = 0; d < topology.rank(); ++d) {
-        if (topology.size(d) % plan.replicaTile[static_cast<std::size_t>(d)] != 0) {
-            throw InputError("model_parallel", "a replica of " + std::to_string(modelParallel) +
-                                                   " cores does not tile the " +
-                                                   topology.dimsText() + " topology");
-        }
+    try {
+        plan.replicaTile = chipTile(topology, plan.chipsPerReplica, "model_parallel");
+    } catch (const InputError&) {
+        throw InputError("model_parallel", "a replica of " + std::to_string(modelParallel) +
+                                               " cores does not tile the " +
+                                               topology.dimsText() + " topology");
     }
     if (globalBatch < plan.replicas) {
         throw InputError("global_batch", std::to_string(globalBatch) + " is smaller than the " +

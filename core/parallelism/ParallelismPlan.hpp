@@ -3,6 +3,7 @@
 #include "topology/Topology.hpp"
 #include "workload/Workload.hpp"
 
+#include <string>
 #include <vector>
 
 namespace podscope {
@@ -20,6 +21,10 @@ struct ParallelismPlan {
     double perReplicaBatch = 0;
     double examplesPerCore = 0; // per-replica batch / model-parallel degree
 };
+
+// A tile of `chips` neighbouring chips (a power of two): dimensions doubled in turn, X first
+// (2x1, 2x2, 4x2 ...). Throws InputError naming `field` when it does not tile the topology.
+std::vector<int> chipTile(const Topology& topology, int chips, const std::string& field);
 
 // Throws InputError naming model_parallel or global_batch for impossible combinations.
 ParallelismPlan planParallelism(const Topology& topology, std::int64_t globalBatch,

@@ -56,7 +56,7 @@ nlohmann::json buildStepTrace(const Scenario& s, const TrainingResult& r,
         double startS = std::max(0.0, b.compute - overlappedS);
         double engineS = 0;
         std::vector<CollectiveLaunch> launches;
-        for (const auto& spec : gradientCollectives(topology, s, loadWorkload(s.workload), r.plan)) {
+        for (const auto& spec : gradientCollectives(s)) {
             validateCollective(topology, spec);
             // Reduce-scatter then all-gather: simulated one after the other, not contending.
             const EventSimulation run = runEventEngine(topology, spec);

@@ -37,7 +37,6 @@ Framework loadFramework(const std::string& name) {
     f.name = json.at("name").get<std::string>();
     f.perStepOverheadS = sourcedValue(json, "per_step_overhead_s", file);
     f.perLoopRoundTripS = sourcedValue(json, "per_loop_round_trip_s", file);
-    f.inRunStartupS = sourcedValue(json, "in_run_startup_s", file);
     return f;
 }
 

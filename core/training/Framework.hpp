@@ -6,13 +6,12 @@
 namespace podscope {
 
 // What a training framework adds around the device work, from resources/frameworks/<name>.json.
-// TF: one controller for all hosts, a host round trip at the end of every device loop and a
-// longer start inside the run. JAX: one process per host, the loop compiled to the device.
+// TF and JAX compile the training loop to the device; TF2 drives each loop from the host.
+// Start-up and evaluation costs differ per model and live with the workload.
 struct Framework {
     std::string name;
     double perStepOverheadS = 0;  // every step, on the device's critical path
     double perLoopRoundTripS = 0; // every device loop (a block of steps ending in an evaluation)
-    double inRunStartupS = 0;     // from run_start to the first step
 };
 
 Framework loadFramework(const std::string& name);

@@ -12,11 +12,17 @@ namespace podscope {
 
 enum class EvalMode { Sync, Async };
 
+// When the gradient sum starts: after the whole backward pass (XLA's all-reduce combiner, what
+// the 2020 TPU code did), or in buckets as the backward pass makes gradients ready.
+enum class GradientOverlap { AfterBackward, Bucketed };
+
 struct GradientSettings {
     ElementType precision = ElementType::BF16;
     Algorithm algorithm = Algorithm::TwoD;
     int chunks = 4;
     std::string dimOrder; // reduce-scatter order such as "yx"; empty: wrapped dimensions first
+    GradientOverlap overlap = GradientOverlap::AfterBackward;
+    double bucketMiB = 32; // bucketed overlap: gradient bytes per chip in one bucket
 };
 
 // Host CPU time per example of each input stage, replacing the workload's where set.
@@ -43,8 +49,12 @@ struct Scenario {
     InputCostOverrides inputCost;
     std::optional<EvalMode> evalMode; // default: the workload's
     std::optional<double> evalEveryEpochs; // evaluation cadence; default: the workload's
+    std::optional<int> sequenceLength;     // tokens per example; default: the workload's
+    std::optional<int> batchNormGroup;     // cores that share batch statistics; default: 1
 };
 
 std::string toString(EvalMode mode);
+std::string toString(GradientOverlap overlap);
+GradientOverlap parseGradientOverlap(const std::string& text, const std::string& field);
 
 } // namespace podscope

@@ -192,7 +192,8 @@ void applyScenarioJson(const json& object, Scenario& s, const std::string& text,
     const Reader r{object, "", text, origin};
     r.checkKeys({"preset", "workload", "framework", "hardware", "topology", "wrap", "chips",
                  "link_bandwidth_GBps", "global_batch", "model_parallel", "weight_update_sharding",
-                 "gradient", "input", "eval_mode", "link_latency_us", "cross_pod_bandwidth_GBps", "eval_every_epochs"});
+                 "gradient", "input", "eval_mode", "link_latency_us", "cross_pod_bandwidth_GBps", "eval_every_epochs",
+                 "sequence_length", "batch_norm_group"});
     if (r.has("workload")) {
         s.workload = r.parsed("workload", [](const std::string& v, const std::string&) {
             loadWorkload(v); // validates the name
@@ -244,6 +245,12 @@ void applyScenarioJson(const json& object, Scenario& s, const std::string& text,
     if (r.has("global_batch")) {
         s.globalBatch = r.integer("global_batch", 1, limits::kMaxGlobalBatch);
     }
+    if (r.has("sequence_length")) {
+        s.sequenceLength = static_cast<int>(r.integer("sequence_length", 1, 65536));
+    }
+    if (r.has("batch_norm_group")) {
+        s.batchNormGroup = static_cast<int>(r.integer("batch_norm_group", 1, 65536));
+    }
     if (r.has("model_parallel")) {
         const Reader m{object.at("model_parallel"), "model_parallel.", text, origin};
         m.checkKeys({"degree", "kind"});
@@ -259,7 +266,13 @@ void applyScenarioJson(const json& object, Scenario& s, const std::string& text,
     }
     if (r.has("gradient")) {
         const Reader g{object.at("gradient"), "gradient.", text, origin};
-        g.checkKeys({"precision", "algorithm", "chunks", "dim_order"});
+        g.checkKeys({"precision", "algorithm", "chunks", "dim_order", "overlap", "bucket_MiB"});
+        if (g.has("overlap")) {
+            s.gradient.overlap = g.parsed("overlap", parseGradientOverlap);
+        }
+        if (g.has("bucket_MiB")) {
+            s.gradient.bucketMiB = g.number("bucket_MiB", 65536);
+        }
         if (g.has("precision")) {
             s.gradient.precision = g.parsed("precision", parseElementType);
         }
@@ -371,7 +384,15 @@ json toJson(const Scenario& s) {
     j["weight_update_sharding"] = s.weightUpdateSharding;
     j["gradient"] = {{"precision", toString(s.gradient.precision)},
                      {"algorithm", toString(s.gradient.algorithm)},
-                     {"chunks", s.gradient.chunks}};
+                     {"chunks", s.gradient.chunks},
+                     {"overlap", toString(s.gradient.overlap)},
+                     {"bucket_MiB", s.gradient.bucketMiB}};
+    if (s.sequenceLength) {
+        j["sequence_length"] = *s.sequenceLength;
+    }
+    if (s.batchNormGroup) {
+        j["batch_norm_group"] = *s.batchNormGroup;
+    }
     if (!s.gradient.dimOrder.empty()) {
         j["gradient"]["dim_order"] = s.gradient.dimOrder;
     }

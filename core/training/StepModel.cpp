@@ -3,8 +3,6 @@
 #include "collective/AnalyticEngine.hpp"
 #include "collective/Schedule.hpp"
 #include "common/InputError.hpp"
-#include "common/Units.hpp"
-#include "topology/TopologyPresets.hpp"
 #include "training/Framework.hpp"
 #include "training/ResourceCache.hpp"
 
@@ -17,77 +15,64 @@
 namespace podscope {
 namespace {
 
-double collectiveTime(const Topology& topology, CollectiveSpec spec) {
-    validateCollective(topology, spec);
-    return runAnalytic(topology, spec).timeS;
-}
+// Times the plan's exchanges with the analytic collective engine. Many exchanges repeat one
+// shape (every layer of a transformer, every batch norm of a width), so times are remembered.
+class ExchangeTimer {
+public:
+    ExchangeTimer(const StepPlan& plan) : plan_(plan) {}
 
-// Gradient summation over the replica groups; returns the whole collective time.
-double gradientSyncTime(const Topology& topology, const Scenario& s, const Workload& w,
-                        const ParallelismPlan& plan, int& groupSize) {
-    const auto collectives = gradientCollectives(topology, s, w, plan);
-    groupSize = collectives.front().groups.kind == GroupLayout::Kind::All
-                    ? static_cast<int>(topology.chipCount())
-                    : static_cast<int>(topology.chipCount() / plan.chipsPerReplica);
-    if (groupSize <= 1) {
-        return 0;
+    double seconds(const Exchange& e) {
+        const CoreModel& core = plan_.core;
+        const double onChip = e.onChipBytes / (core.hbmBps * core.hbmEfficiency);
+        double offChip = 0;
+        if (e.collective) {
+            offChip = collective(*e.collective);
+        }
+        if (e.iciBytes > 0) {
+            offChip = std::max(offChip, plan_.topology.linkLatency() +
+                                            e.iciBytes / plan_.topology.spec().linkBandwidthBps);
+        }
+        // Halo swaps between a chip's cores and over its links run at once; a sum across a
+        // chip's cores comes before the sum across chips.
+        const double transfer = e.kind == ExchangeKind::Halo ? std::max(onChip, offChip)
+                                                             : onChip + offChip;
+        return transfer + core.kernelOverheadS;
     }
-    double time = 0;
-    for (const CollectiveSpec& spec : collectives) {
-        time += collectiveTime(topology, spec);
-    }
-    return time;
-}
 
-double modelParallelTime(const Topology& topology, const Workload& w, const ParallelismPlan& plan,
-                         double hbmBpsPerChip) {
-    if (plan.modelParallel <= 1) {
-        return 0;
-    }
-    const PartitionTraits& traits = w.modelParallel.of(plan.kind);
-    if (!traits.supported) {
-        throw InputError("model_parallel", w.name + " has no " + toString(plan.kind) +
-                                               " partitioning in its workload file");
-    }
-    const double bytes = traits.bytesPerExamplePerExchange * plan.perReplicaBatch;
-    if (plan.kind == ModelParallelKind::Spatial) {
-        // Halo exchange with the neighbouring partition: one hop, the partition's share.
-        const double perExchange =
-            topology.linkLatency() + bytes / plan.modelParallel / topology.spec().linkBandwidthBps;
-        return traits.exchangesPerStep * perExchange;
-    }
-    // Tensor partitioning: activation all-reduce inside the replica.
-    if (plan.chipsPerReplica <= 1) {
-        return traits.exchangesPerStep * bytes / hbmBpsPerChip;
-    }
-    CollectiveSpec spec;
-    spec.op = CollectiveOp::AllReduce;
-    spec.algorithm = Algorithm::TwoD;
-    spec.element = ElementType::BF16;
-    spec.bytesPerChip = bytes;
-    spec.groups.kind = GroupLayout::Kind::WithinTile;
-    spec.groups.tile = plan.replicaTile;
-    return traits.exchangesPerStep * collectiveTime(topology, spec);
-}
-
-int evaluationCount(const EvalSchedule& e, std::int64_t steps, double epochs, double examples) {
-    constexpr double kTolerance = 1e-6;
-    if (e.everyExamples > 0) {
-        return static_cast<int>(std::floor(examples / e.everyExamples + kTolerance));
-    }
-    if (e.everySteps > 0) {
-        return static_cast<int>(std::floor(static_cast<double>(steps) / e.everySteps + kTolerance));
-    }
-    if (e.everyEpochs > 0) {
-        int count = 0;
-        for (double at = e.everyEpochs; at <= epochs + kTolerance; at += e.everyEpochs) {
-            if (at + kTolerance >= e.firstEpoch) {
-                ++count;
+private:
+    double collective(const CollectiveSpec& spec) {
+        for (const auto& [known, t] : cache_) {
+            if (known.op == spec.op && known.bytesPerChip == spec.bytesPerChip &&
+                known.element == spec.element && known.groups.kind == spec.groups.kind &&
+                known.groups.tile == spec.groups.tile && known.algorithm == spec.algorithm &&
+                known.chunks == spec.chunks && known.dimOrder == spec.dimOrder) {
+                return t;
             }
         }
-        return count;
+        validateCollective(plan_.topology, spec);
+        const double t = runAnalytic(plan_.topology, spec).timeS;
+        cache_.emplace_back(spec, t);
+        return t;
     }
-    return 0;
+
+    const StepPlan& plan_;
+    std::vector<std::pair<CollectiveSpec, double>> cache_;
+};
+
+// Evaluations at first, first + every, ... up to the end of the run. A run that ends within a
+// twentieth of an interval short of an evaluation point still makes it: epochs and evaluation
+// intervals are rounded to whole steps differently by each code base.
+int evaluationCount(const EvalSchedule& e, double runExamples, double unitExamples) {
+    if (!(e.every > 0)) {
+        return 0;
+    }
+    const double every = e.every * unitExamples;
+    const double first = e.first * unitExamples;
+    constexpr double kSlack = 0.05;
+    if (runExamples < first - kSlack * every) {
+        return 0;
+    }
+    return 1 + static_cast<int>(std::floor((runExamples - first) / every + kSlack));
 }
 
 std::string bottleneckOf(const StepBreakdown& b) {
@@ -98,6 +83,7 @@ std::string bottleneckOf(const StepBreakdown& b) {
         {"compute", b.compute},
         {"gradient_sync", b.gradientSyncExposed},
         {"model_parallel_comm", b.modelParallelComm},
+        {"batch_norm_sync", b.batchNormSync},
         {"optimizer", b.optimizer},
         {"eval", b.evalAmortized},
         {"overhead", b.overhead}};
@@ -107,116 +93,97 @@ std::string bottleneckOf(const StepBreakdown& b) {
     return it->first;
 }
 
+// One forward pass of the evaluation set, sharded over the replicas (padded to whole batches).
+double evaluationDeviceSeconds(const StepPlan& p, double evalExamples) {
+    const double perReplica = std::ceil(evalExamples / static_cast<double>(p.parallelism.replicas));
+    double seconds = 0;
+    for (std::size_t i = 0; i < p.graph->layers.size(); ++i) {
+        seconds += lowerLayer(p.graph->layers[i], perReplica, p.split, p.core, i > 0).forward.seconds;
+    }
+    return seconds;
+}
+
 } // namespace
 
-Topology scenarioTopology(const Scenario& s) {
-    TopologySpec spec =
-        resolveTopology(s.topology, s.wrap, cachedResource<Hardware>(s.hardware, loadHardware));
-    if (s.linkBandwidthGBps) {
-        if (!(*s.linkBandwidthGBps > 0)) {
-            throw InputError("link_bandwidth_GBps", "must be positive");
+std::vector<CollectiveSpec> gradientCollectives(const Scenario& s) {
+    const StepPlan p = buildStepPlanUnchecked(s);
+    std::vector<CollectiveSpec> specs;
+    double bytes = 0;
+    for (const Exchange& e : p.exchanges) {
+        if (e.kind == ExchangeKind::GradientReduce && e.collective) {
+            bytes += e.collective->bytesPerChip;
+            if (specs.empty()) {
+                specs.push_back(*e.collective);
+            }
         }
-        spec.linkBandwidthBps = *s.linkBandwidthGBps * units::kGB;
     }
-    if (s.linkLatencyUs) {
-        if (!(*s.linkLatencyUs >= 0) || !std::isfinite(*s.linkLatencyUs)) {
-            throw InputError("link_latency_us", "must be a finite latency of at least 0");
+    if (!specs.empty()) {
+        specs.front().bytesPerChip = bytes;
+    }
+    for (const Exchange& e : p.exchanges) {
+        if (e.kind == ExchangeKind::GradientGather && e.collective) {
+            specs.push_back(*e.collective);
         }
-        spec.linkLatencyS = *s.linkLatencyUs * units::kMicrosecond;
     }
-    if (s.crossPodBandwidthGBps) {
-        if (!(*s.crossPodBandwidthGBps > 0)) {
-            throw InputError("cross_pod_bandwidth_GBps", "must be positive");
-        }
-        spec.crossPodBandwidthBps = *s.crossPodBandwidthGBps * units::kGB;
-    }
-    return Topology(std::move(spec));
+    return specs;
 }
 
-std::vector<CollectiveSpec> gradientCollectives(const Topology& topology, const Scenario& s, const Workload& w,
-                                                const ParallelismPlan& plan) {
-    const double shards = plan.kind == ModelParallelKind::Tensor ? plan.chipsPerReplica : 1;
-    CollectiveSpec spec;
-    spec.algorithm = s.gradient.algorithm;
-    spec.element = s.gradient.precision;
-    spec.chunks = s.gradient.chunks;
-    if (!s.gradient.dimOrder.empty()) {
-        spec.dimOrder = parseDimOrder(s.gradient.dimOrder, topology.rank(), "gradient.dim_order");
-    }
-    spec.bytesPerChip = w.parameters * elementBytes(s.gradient.precision) / shards;
-    if (plan.kind == ModelParallelKind::Tensor && plan.chipsPerReplica > 1) {
-        spec.groups.kind = GroupLayout::Kind::AcrossTiles;
-        spec.groups.tile = plan.replicaTile;
-    }
-    if (!s.weightUpdateSharding) {
-        spec.op = CollectiveOp::AllReduce;
-        return {spec};
-    }
-    CollectiveSpec gather = spec;
-    spec.op = CollectiveOp::ReduceScatter;
-    gather.op = CollectiveOp::AllGather;
-    return {spec, gather};
-}
-
-std::string toString(EvalMode mode) {
-    return mode == EvalMode::Sync ? "sync" : "async";
-}
-
-TrainingResult simulateTraining(const Scenario& s) {
-    const Hardware& hw = cachedResource<Hardware>(s.hardware, loadHardware);
+TrainingResult evaluateStepPlan(const StepPlan& p, const Scenario& s) {
+    const Workload& w = *p.workload;
+    const Framework& fw = *p.framework;
     const PlatformFacts& platform = cachedResource<PlatformFacts>(s.hardware, loadPlatformFacts);
-    const Workload& w = cachedResource<Workload>(s.workload, loadWorkload);
-    const Framework& fw = cachedResource<Framework>(s.framework, loadFramework);
-    const Topology topology = scenarioTopology(s);
-    if (s.globalBatch <= 0) {
-        throw InputError("global_batch", "must be a positive number of examples");
-    }
-    if (s.gradient.chunks < 1) {
-        throw InputError("gradient.chunks", "must be at least 1");
-    }
-
     TrainingResult r;
-    r.chips = topology.chipCount();
-    r.plan = planParallelism(topology, s.globalBatch, s.modelParallel, s.modelParallelKind);
-    const ParallelismPlan& plan = r.plan;
-    const double peakPerCore = hw.peakFlopsPerChip / hw.coresPerChip;
-    const double hbmPerCore = platform.hbmBandwidthBpsPerChip / hw.coresPerChip;
-
-    // Compute.
-    r.computeEfficiency = w.efficiency.at(plan.examplesPerCore);
+    r.chips = p.topology.chipCount();
+    r.plan = p.parallelism;
+    r.memory = p.memory;
     StepBreakdown& b = r.breakdown;
-    b.compute = w.trainFlopsPerExample * plan.examplesPerCore / (peakPerCore * r.computeEfficiency);
 
-    // Gradient summation: the two cores of a chip sum first (on chip, through HBM), then the
-    // replica groups over the links; the overlapped fraction hides behind the backward pass.
-    int groupSize = 1;
-    r.gradientSyncS = gradientSyncTime(topology, s, w, plan, groupSize);
-    const double shards = plan.kind == ModelParallelKind::Tensor ? plan.chipsPerReplica : 1;
-    const double gradientBytesPerChip = w.parameters * elementBytes(s.gradient.precision) / shards;
-    const bool twoCopiesPerChip = plan.chipsPerReplica == 1 && hw.coresPerChip > 1;
-    const double onChipSumS =
-        twoCopiesPerChip ? gradientBytesPerChip / platform.hbmBandwidthBpsPerChip : 0.0;
-    b.gradientSyncExposed = (1.0 - w.gradientOverlapFraction) * r.gradientSyncS + onChipSumS;
-
-    b.modelParallelComm = modelParallelTime(topology, w, plan, platform.hbmBandwidthBpsPerChip);
-
-    // Optimizer: each core updates its copy, or its shard with weight-update sharding.
-    double paramsPerCore =
-        plan.kind == ModelParallelKind::Tensor ? w.parameters / plan.modelParallel : w.parameters;
-    if (s.weightUpdateSharding) {
-        paramsPerCore = w.parameters / shards / std::max(groupSize, 1) / hw.coresPerChip;
+    double forwardS = 0, backwardS = 0, flops = 0;
+    for (const LayerCost& c : p.layers) {
+        forwardS += c.forward.seconds;
+        backwardS += c.backward.seconds;
+        flops += c.forward.work.flops + c.backward.work.flops;
     }
-    b.optimizer = paramsPerCore * w.optimizerBytesPerParam / hbmPerCore;
+    b.compute = forwardS + backwardS;
+    r.computeEfficiency = b.compute > 0 ? flops / (b.compute * p.core.peakFlops()) : 0;
+
+    ExchangeTimer timer(p);
+    double gatherS = 0, reduceFinishS = 0, reduceS = 0;
+    for (const Exchange& e : p.exchanges) {
+        const double t = timer.seconds(e);
+        switch (e.kind) {
+        case ExchangeKind::Halo:
+        case ExchangeKind::TensorAllReduce:
+            b.modelParallelComm += t;
+            break;
+        case ExchangeKind::BatchNormSum:
+            b.batchNormSync += t;
+            break;
+        case ExchangeKind::GradientReduce:
+            // Buckets go one after another over the links, each once its gradients are ready.
+            reduceFinishS = std::max(reduceFinishS, e.readyAfterS) + t;
+            reduceS += t;
+            break;
+        case ExchangeKind::GradientGather:
+        case ExchangeKind::LayerNormSum:
+            gatherS += t;
+            break;
+        }
+    }
+    r.gradientSyncS = reduceS + gatherS;
+    const bool bucketed = s.gradient.overlap == GradientOverlap::Bucketed;
+    b.gradientSyncExposed = (bucketed ? std::max(0.0, reduceFinishS - backwardS) : reduceS) + gatherS;
+    b.optimizer = kernelTime(p.optimizer.work, p.core).seconds;
     b.overhead = fw.perStepOverheadS;
 
     // Host input.
-    const double deviceStepS =
-        b.compute + b.gradientSyncExposed + b.modelParallelComm + b.optimizer + b.overhead;
+    const double deviceStepS = b.compute + b.gradientSyncExposed + b.modelParallelComm +
+                               b.batchNormSync + b.optimizer + b.overhead;
     HostInputSettings input = s.input;
     if (!(input.cpuCores > 0)) {
         input.cpuCores = platform.hostCpuCores;
     }
-    const int hosts = std::max(topology.hostCount(), 1);
+    const int hosts = std::max(p.topology.hostCount(), 1);
     InputCost cost = w.input;
     for (const auto& [value, stage, name] :
          {std::tuple{s.inputCost.readS, &cost.readS, "input.read_s"},
@@ -237,41 +204,69 @@ TrainingResult simulateTraining(const Scenario& s) {
     r.trainStepS = deviceStepS + b.inputStall;
 
     // Convergence, evaluations, start-up.
-    const double examples =
-        w.convergence.examplesToTarget(static_cast<double>(s.globalBatch), fw.name);
-    r.steps =
-        static_cast<std::int64_t>(std::ceil(examples / static_cast<double>(s.globalBatch) - 1e-9));
+    const ConvergenceEstimate converge =
+        w.convergence.estimate(static_cast<double>(s.globalBatch), fw.name);
+    r.extrapolated = converge.extrapolated;
+    r.criticalBatch = w.convergence.batchNoise;
+    r.steps = static_cast<std::int64_t>(
+        std::ceil(converge.examples / static_cast<double>(s.globalBatch) - 1e-9));
     r.epochs = static_cast<double>(r.steps) * static_cast<double>(s.globalBatch) / w.trainExamples;
-    EvalSchedule schedule = w.eval;
+    EvalSchedule schedule = w.evalSchedule(fw.name);
     if (s.evalEveryEpochs) {
         // Bounded below so that the evaluations of a run stay countable (and few).
         if (!(*s.evalEveryEpochs >= 0.1) || !(*s.evalEveryEpochs <= 1000)) {
             throw InputError("eval_every_epochs", "must be between 0.1 and 1000 epochs");
         }
-        schedule.everyEpochs = *s.evalEveryEpochs;
-        schedule.everySteps = 0;
-        schedule.everyExamples = 0;
+        schedule.unit = EvalSchedule::Unit::Epochs;
+        schedule.every = *s.evalEveryEpochs;
+        schedule.first = *s.evalEveryEpochs;
     }
-    r.evaluations =
-        evaluationCount(schedule, r.steps, r.epochs,
-                        static_cast<double>(r.steps) * static_cast<double>(s.globalBatch));
-    const EvalMode mode =
-        s.evalMode.value_or(w.eval.asyncDefault ? EvalMode::Async : EvalMode::Sync);
-    const double evalPerCore = w.eval.examples / static_cast<double>(plan.cores);
-    const double evalDeviceS = w.eval.flopsPerExample * evalPerCore /
-                               (peakPerCore * w.efficiency.at(std::max(evalPerCore, 1e-9)));
-    r.evaluationS = evalDeviceS + (mode == EvalMode::Sync ? w.eval.fixedCostS : 0.0);
+    if (s.evalMode) {
+        schedule.async = *s.evalMode == EvalMode::Async;
+    }
+    const double batch = static_cast<double>(s.globalBatch);
+    const double unitExamples = schedule.unit == EvalSchedule::Unit::Epochs ? w.trainExamples
+                                : schedule.unit == EvalSchedule::Unit::Steps ? batch
+                                                                             : 1.0;
+    r.evaluations = evaluationCount(schedule, static_cast<double>(r.steps) * batch, unitExamples);
+    // The evaluation steps run on the device either way; an asynchronous evaluation hides its
+    // host work (metric, BLEU, COCO) behind training except for the last result.
+    const double deviceS = evaluationDeviceSeconds(p, w.evalExamples);
+    r.evaluationS = deviceS + (schedule.async ? 0.0 : schedule.fixedCostS);
     const int loops = std::max(r.evaluations, 1);
-    b.evalAmortized = (r.evaluations * r.evaluationS + loops * fw.perLoopRoundTripS) /
+    const double firstExtraS = r.evaluations > 0 ? schedule.firstExtraS : 0.0;
+    b.evalAmortized = (r.evaluations * r.evaluationS + firstExtraS + loops * fw.perLoopRoundTripS) /
                       static_cast<double>(r.steps);
 
     r.stepTimeS = b.total();
-    r.startupS = fw.inRunStartupS + w.inRunStartupS;
-    r.finalEvalWaitS = mode == EvalMode::Async && r.evaluations > 0 ? w.eval.asyncTailS : 0.0;
+    r.startupS = w.startupS(fw.name);
+    r.finalEvalWaitS = schedule.async && r.evaluations > 0 ? schedule.asyncTailS : 0.0;
     r.timeToTrainS = static_cast<double>(r.steps) * r.stepTimeS + r.startupS + r.finalEvalWaitS;
     r.throughputExamplesPerS = static_cast<double>(s.globalBatch) / r.trainStepS;
     r.bottleneck = bottleneckOf(b);
     return r;
+}
+
+std::string toString(EvalMode mode) {
+    return mode == EvalMode::Sync ? "sync" : "async";
+}
+
+std::string toString(GradientOverlap overlap) {
+    return overlap == GradientOverlap::Bucketed ? "bucketed" : "after-backward";
+}
+
+GradientOverlap parseGradientOverlap(const std::string& text, const std::string& field) {
+    if (text == "after-backward") {
+        return GradientOverlap::AfterBackward;
+    }
+    if (text == "bucketed") {
+        return GradientOverlap::Bucketed;
+    }
+    throw InputError(field, "'" + text + "' is not an overlap policy (after-backward, bucketed)");
+}
+
+TrainingResult simulateTraining(const Scenario& s, const CoreCalibration* calibration) {
+    return evaluateStepPlan(buildStepPlan(s, calibration), s);
 }
 
 } // namespace podscope

@@ -3,12 +3,13 @@
 #include "input/HostInput.hpp"
 #include "parallelism/ParallelismPlan.hpp"
 #include "training/Scenario.hpp"
+#include "training/StepPlan.hpp"
 
 #include "topology/Topology.hpp"
 
 #include <cstdint>
-#include <vector>
 #include <string>
+#include <vector>
 
 namespace podscope {
 
@@ -17,14 +18,15 @@ struct StepBreakdown {
     double compute = 0;
     double gradientSyncExposed = 0;
     double modelParallelComm = 0;
+    double batchNormSync = 0;
     double optimizer = 0;
     double inputStall = 0;
     double evalAmortized = 0;
     double overhead = 0;
 
     double total() const {
-        return compute + gradientSyncExposed + modelParallelComm + optimizer + inputStall +
-               evalAmortized + overhead;
+        return compute + gradientSyncExposed + modelParallelComm + batchNormSync + optimizer +
+               inputStall + evalAmortized + overhead;
     }
 };
 
@@ -38,6 +40,7 @@ inline constexpr BreakdownPart kBreakdownParts[] = {
     {"compute", "compute", &StepBreakdown::compute},
     {"gradient sync (exposed)", "gradient_sync_exposed", &StepBreakdown::gradientSyncExposed},
     {"model-parallel comm", "model_parallel_comm", &StepBreakdown::modelParallelComm},
+    {"batch-norm sync", "batch_norm_sync", &StepBreakdown::batchNormSync},
     {"optimizer", "optimizer", &StepBreakdown::optimizer},
     {"input stall", "input_stall", &StepBreakdown::inputStall},
     {"eval (amortized)", "eval_amortized", &StepBreakdown::evalAmortized},
@@ -50,29 +53,33 @@ struct TrainingResult {
     double throughputExamplesPerS = 0;
     std::int64_t steps = 0;
     double epochs = 0;
+    bool extrapolated = false; // the global batch lies outside the measured convergence points
+    double criticalBatch = 0;  // B_noise of the convergence fit
     int evaluations = 0;
     double evaluationS = 0; // one evaluation, as charged to the run
     double startupS = 0;
     double finalEvalWaitS = 0; // asynchronous evaluation: wait for the last result
-    double gradientSyncS = 0;  // the whole collective, before overlap
-    double computeEfficiency = 0;
+    double gradientSyncS = 0;  // the whole gradient summation, before overlap
+    double computeEfficiency = 0; // useful MXU FLOP/s of the compute part over the core's peak
     StepBreakdown breakdown;
     std::string bottleneck;
     HostInputResult input;
     ParallelismPlan plan;
+    MemoryUse memory;
     std::int64_t chips = 0;
 };
 
-// The slice a scenario runs on, with its link overrides. Throws InputError naming the field.
-Topology scenarioTopology(const Scenario& scenario);
-
-// The collectives that sum the gradients over the replica groups: an all-reduce, or with
-// weight-update sharding a reduce-scatter then an all-gather.
-std::vector<CollectiveSpec> gradientCollectives(const Topology& topology, const Scenario& scenario,
-                                                const Workload& workload, const ParallelismPlan& plan);
+// The collectives that sum the gradients over the replica groups at full size: an all-reduce,
+// or with weight-update sharding a reduce-scatter then an all-gather.
+std::vector<CollectiveSpec> gradientCollectives(const Scenario& scenario);
 
 // Evaluates a scenario with the analytic collective engine. Throws InputError for impossible
-// combinations, naming the field.
-TrainingResult simulateTraining(const Scenario& scenario);
+// combinations (a configuration that does not fit in HBM among them), naming the field.
+// `calibration` replaces the bundled fitted core parameters (the calibration uses it).
+TrainingResult simulateTraining(const Scenario& scenario,
+                                const CoreCalibration* calibration = nullptr);
+
+// The analytic evaluator over a built plan.
+TrainingResult evaluateStepPlan(const StepPlan& plan, const Scenario& scenario);
 
 } // namespace podscope

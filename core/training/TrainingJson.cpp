@@ -11,6 +11,8 @@ nlohmann::json toJson(const TrainingResult& r) {
     j["throughput_examples_per_s"] = r.throughputExamplesPerS;
     j["steps"] = r.steps;
     j["epochs"] = r.epochs;
+    j["extrapolated"] = r.extrapolated;
+    j["critical_batch"] = r.criticalBatch;
     j["evaluations"] = r.evaluations;
     j["evaluation_s"] = r.evaluationS;
     j["startup_s"] = r.startupS;
@@ -29,6 +31,15 @@ nlohmann::json toJson(const TrainingResult& r) {
                         {"chips_per_replica", r.plan.chipsPerReplica},
                         {"per_replica_batch", r.plan.perReplicaBatch},
                         {"examples_per_core", r.plan.examplesPerCore}};
+    const MemoryUse& m = r.memory;
+    j["memory"] = {{"weights_bytes", m.weights},
+                   {"gradients_bytes", m.gradients},
+                   {"optimizer_state_bytes", m.optimizerState},
+                   {"activations_bytes", m.activations},
+                   {"workspace_bytes", m.workspace},
+                   {"total_bytes", m.total()},
+                   {"capacity_bytes", m.capacity},
+                   {"fits", m.fits()}};
     j["input"] = {{"required_examples_per_s_per_host", r.input.requiredExamplesPerSPerHost},
                   {"capacity_examples_per_s_per_host", r.input.capacityExamplesPerSPerHost},
                   {"hosts", r.input.hosts},

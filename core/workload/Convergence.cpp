@@ -3,50 +3,47 @@
 #include "common/InputError.hpp"
 
 #include <algorithm>
-#include <cmath>
-#include <map>
 
 namespace podscope {
 
-double Convergence::examplesToTarget(double globalBatch, const std::string& framework) const {
+double Convergence::recipeFactor(const std::string& framework) const {
+    const ConvergencePoint* chosen = nullptr;
+    for (const auto& p : points) {
+        if (p.framework == framework) {
+            chosen = &p;
+        } else if (p.framework == "any" && !chosen) {
+            chosen = &p;
+        }
+    }
+    return chosen ? chosen->examples / fitted(chosen->globalBatch) : 1.0;
+}
+
+double Convergence::lowestMeasuredBatch() const {
+    double lo = measuredBatchMin;
+    for (const auto& p : points) {
+        lo = std::min(lo, p.globalBatch);
+    }
+    return lo;
+}
+
+double Convergence::highestMeasuredBatch() const {
+    double hi = measuredBatchMax;
+    for (const auto& p : points) {
+        hi = std::max(hi, p.globalBatch);
+    }
+    return hi;
+}
+
+ConvergenceEstimate Convergence::estimate(double globalBatch, const std::string& framework) const {
     if (!(globalBatch > 0)) {
         throw InputError("global_batch", "must be positive");
     }
-    std::map<double, double> curve; // batch -> examples
-    for (const auto& p : points) {
-        if (p.framework == "any") {
-            curve.emplace(p.globalBatch, p.examples);
-        }
-    }
-    for (const auto& p : points) {
-        if (p.framework == framework) {
-            curve[p.globalBatch] = p.examples;
-        }
-    }
-    if (curve.empty()) {
-        throw InputError("convergence", "the workload has no convergence point");
-    }
-    const auto first = curve.begin();
-    if (globalBatch <= first->first) {
-        return first->second;
-    }
-    const auto last = std::prev(curve.end());
-    if (globalBatch >= last->first) {
-        double slope = extrapolationExponent;
-        if (slope < 0) {
-            slope = 0;
-            if (curve.size() >= 2) {
-                const auto before = std::prev(last);
-                slope =
-                    std::log(last->second / before->second) / std::log(last->first / before->first);
-            }
-        }
-        return last->second * std::pow(globalBatch / last->first, slope);
-    }
-    const auto hi = curve.upper_bound(globalBatch);
-    const auto lo = std::prev(hi);
-    const double t = std::log(globalBatch / lo->first) / std::log(hi->first / lo->first);
-    return std::exp(std::log(lo->second) + t * std::log(hi->second / lo->second));
+    ConvergenceEstimate e;
+    e.examples = fitted(globalBatch) * recipeFactor(framework);
+    constexpr double kTolerance = 1e-9;
+    e.extrapolated = globalBatch < lowestMeasuredBatch() * (1 - kTolerance) ||
+                     globalBatch > highestMeasuredBatch() * (1 + kTolerance);
+    return e;
 }
 
 } // namespace podscope

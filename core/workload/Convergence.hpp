@@ -5,25 +5,38 @@
 
 namespace podscope {
 
-// One measured point: training examples needed to reach the quality target at a global batch.
-// `framework` is "any" unless the reference measured the submission of one framework only
-// (the recipes, hence the convergence, differ between the TF and JAX code bases).
+// A measured Google TPU-v3 run: training examples it needed to reach the quality target at its
+// global batch. `framework` is "any" when the TF and JAX submissions agree.
 struct ConvergencePoint {
     double globalBatch = 0;
     double examples = 0;
     std::string framework = "any";
 };
 
-// Examples to reach the target as a function of global batch. Rule (docs/training-model.md):
-// points of the scenario's framework replace "any" points at the same batch; between points,
-// piecewise linear in log(batch)-log(examples); below the smallest batch, constant; above the
-// largest, examples grow as batch^extrapolationExponent (the slope of the last segment when
-// there are two or more points and the exponent is not given).
-struct Convergence {
-    std::vector<ConvergencePoint> points;
-    double extrapolationExponent = -1; // < 0: slope of the last segment
+struct ConvergenceEstimate {
+    double examples = 0;
+    bool extrapolated = false; // the batch lies outside every measured point
+};
 
-    double examplesToTarget(double globalBatch, const std::string& framework) const;
+// Examples to reach the target against global batch B, after McCandlish et al. 2018
+// (arXiv 1812.06162): E(B) = E_min (1 + B / B_noise), fitted per model on other submitters'
+// measured points (resources/generators/gen_workloads.py). A framework with a measured point of
+// its own (a different recipe) scales the curve to pass through it; other frameworks use the
+// "any" point when there is one, else the fit alone. Outside [smallest, largest] measured batch
+// (the fitted points and the Google points) the result is marked extrapolated.
+struct Convergence {
+    double examplesMin = 0;
+    double batchNoise = 0;
+    double measuredBatchMin = 0;
+    double measuredBatchMax = 0;
+    std::vector<ConvergencePoint> points;
+
+    double fitted(double globalBatch) const { return examplesMin * (1 + globalBatch / batchNoise); }
+    double recipeFactor(const std::string& framework) const;
+    ConvergenceEstimate estimate(double globalBatch, const std::string& framework) const;
+    // The whole measured range, Google points included.
+    double lowestMeasuredBatch() const;
+    double highestMeasuredBatch() const;
 };
 
 } // namespace podscope

@@ -15,7 +15,11 @@ constexpr const char* kPrefix = "workloads/";
 Convergence parseConvergence(const nlohmann::json& json, double trainExamples,
                              const std::string& file) {
     Convergence c;
-    c.extrapolationExponent = sourcedValueOr(json, "extrapolation_exponent", -1, file);
+    c.examplesMin = sourcedValue(json, "examples_min", file);
+    c.batchNoise = sourcedValue(json, "batch_noise", file);
+    const auto range = json.at("measured_batches").at("value").get<std::vector<double>>();
+    c.measuredBatchMin = range.at(0);
+    c.measuredBatchMax = range.at(1);
     for (const auto& p : json.at("points")) {
         if (!p.contains("source")) {
             throw std::runtime_error(file + ": every convergence point needs a source");
@@ -35,7 +39,59 @@ Convergence parseConvergence(const nlohmann::json& json, double trainExamples,
     return c;
 }
 
+EvalSchedule parseEvalSchedule(const nlohmann::json& json, const std::string& where) {
+    EvalSchedule e;
+    const std::string unit = json.at("unit").get<std::string>();
+    if (unit == "epochs") {
+        e.unit = EvalSchedule::Unit::Epochs;
+    } else if (unit == "steps") {
+        e.unit = EvalSchedule::Unit::Steps;
+    } else if (unit == "examples") {
+        e.unit = EvalSchedule::Unit::Examples;
+    } else {
+        throw std::runtime_error(where + ": unknown unit '" + unit + "'");
+    }
+    e.every = sourcedValue(json, "every", where);
+    e.first = sourcedValue(json, "first", where);
+    const std::string mode = json.at("mode").get<std::string>();
+    if (mode != "sync" && mode != "async") {
+        throw std::runtime_error(where + ": unknown mode '" + mode + "'");
+    }
+    e.async = mode == "async";
+    e.fixedCostS = sourcedValue(json, "fixed_cost_s", where);
+    e.firstExtraS = sourcedValue(json, "first_extra_s", where);
+    e.asyncTailS = sourcedValue(json, "async_tail_s", where);
+    return e;
+}
+
 } // namespace
+
+const EvalSchedule& Workload::evalSchedule(const std::string& framework) const {
+    const auto it = evalSchedules.find(framework);
+    return it != evalSchedules.end() ? it->second : evalSchedules.at("default");
+}
+
+double Workload::startupS(const std::string& framework) const {
+    const auto it = inRunStartupS.find(framework);
+    return it != inRunStartupS.end() ? it->second : inRunStartupS.at("default");
+}
+
+bool Workload::supports(ModelParallelKind kind) const {
+    if (kind == ModelParallelKind::None) {
+        return true;
+    }
+    for (const auto& layer : graph.layers) {
+        const std::string type = layer.value("type", "");
+        if (kind == ModelParallelKind::Spatial && type == "conv" &&
+            layer.value("spatial", "split") == "split") {
+            return true;
+        }
+        if (kind == ModelParallelKind::Tensor && layer.value("split", "none") != "none") {
+            return true;
+        }
+    }
+    return false;
+}
 
 std::vector<std::string> workloadNames() {
     std::vector<std::string> names;
@@ -63,42 +119,29 @@ Workload loadWorkload(const std::string& name) {
     w.name = json.at("name").get<std::string>();
     w.description = json.value("description", "");
     w.exampleUnit = json.value("example_unit", "example");
-    w.parameters = sourcedValue(json, "parameters", file);
-    w.trainFlopsPerExample = sourcedValue(json, "train_flops_per_example", file);
     w.trainExamples = sourcedValue(json, "train_examples", file);
-
-    const auto& eff = json.at("compute_efficiency");
-    w.efficiency.eMax = sourcedValue(eff, "e_max", file);
-    w.efficiency.bHalf = sourcedValue(eff, "b_half", file);
-    w.gradientOverlapFraction = sourcedValue(json, "gradient_overlap_fraction", file);
-
-    const auto& opt = json.at("optimizer");
-    w.optimizer = opt.at("name").get<std::string>();
-    w.optimizerBytesPerParam = sourcedValue(opt, "bytes_per_param", file);
-
-    const auto& mp = json.at("model_parallel");
-    w.modelParallel.preferred = parseModelParallelKind(mp.at("preferred").get<std::string>(), file);
-    for (const char* kind : {"spatial", "tensor"}) {
-        PartitionTraits& traits =
-            std::string(kind) == "spatial" ? w.modelParallel.spatial : w.modelParallel.tensor;
-        if (mp.contains(kind)) {
-            traits.supported = true;
-            traits.exchangesPerStep = sourcedValue(mp.at(kind), "exchanges_per_step", file);
-            traits.bytesPerExamplePerExchange =
-                sourcedValue(mp.at(kind), "bytes_per_example_per_exchange", file);
-        }
-    }
+    w.optimizer = json.at("optimizer").get<std::string>();
+    w.preferredSplit =
+        parseModelParallelKind(json.at("model_parallel").at("preferred").get<std::string>(), file);
+    w.published.parameters = sourcedValue(json.at("published"), "parameters", file);
+    w.published.forwardMacsPerExample =
+        sourcedValue(json.at("published"), "forward_macs_per_example", file);
+    w.graph = parseLayerGraphSpec(json.at("graph"), file);
 
     const auto& ev = json.at("eval");
-    w.eval.everyEpochs = sourcedValueOr(ev, "every_epochs", 0, file);
-    w.eval.everySteps = sourcedValueOr(ev, "every_steps", 0, file);
-    w.eval.everyExamples = sourcedValueOr(ev, "every_examples", 0, file);
-    w.eval.firstEpoch = sourcedValueOr(ev, "first_epoch", 0, file);
-    w.eval.asyncDefault = ev.at("async").get<bool>();
-    w.eval.flopsPerExample = sourcedValue(ev, "flops_per_example", file);
-    w.eval.examples = sourcedValue(ev, "examples", file);
-    w.eval.fixedCostS = sourcedValue(ev, "fixed_cost_s", file);
-    w.eval.asyncTailS = sourcedValueOr(ev, "async_tail_s", w.eval.fixedCostS, file);
+    w.evalExamples = sourcedValue(ev, "examples", file);
+    for (const auto& [framework, e] : ev.at("schedules").items()) {
+        w.evalSchedules[framework] = parseEvalSchedule(e, file + ": eval.schedules." + framework);
+    }
+    if (!w.evalSchedules.count("default")) {
+        throw std::runtime_error(file + ": eval.schedules needs a default");
+    }
+    for (const auto& [framework, v] : json.at("in_run_startup_s").items()) {
+        w.inRunStartupS[framework] = sourcedValue(json.at("in_run_startup_s"), framework, file);
+    }
+    if (!w.inRunStartupS.count("default")) {
+        throw std::runtime_error(file + ": in_run_startup_s needs a default");
+    }
 
     const auto& in = json.at("input");
     w.input.readS = sourcedValue(in, "read_core_s", file);
@@ -107,7 +150,6 @@ Workload loadWorkload(const std::string& name) {
     w.input.batchS = sourcedValue(in, "batch_core_s", file);
     w.input.bytesToDevice = sourcedValue(in, "bytes_to_device", file);
 
-    w.inRunStartupS = sourcedValue(json, "in_run_startup_s", file);
     w.convergence = parseConvergence(json.at("convergence"), w.trainExamples, file);
     return w;
 }

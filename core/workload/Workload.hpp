@@ -1,23 +1,15 @@
 #pragma once
 
 #include "workload/Convergence.hpp"
+#include "workload/LayerGraph.hpp"
 
+#include <map>
 #include <string>
 #include <vector>
 
 namespace podscope {
 
 enum class ModelParallelKind { None, Spatial, Tensor };
-
-// Achieved fraction of peak as a function of the examples each core works on per step:
-// efficiency(b) = eMax * b / (b + bHalf).
-struct EfficiencyCurve {
-    double eMax = 0.5;
-    double bHalf = 1.0;
-    double at(double examplesPerCore) const {
-        return eMax * examplesPerCore / (examplesPerCore + bHalf);
-    }
-};
 
 // Host work per training example, in CPU core-seconds per stage.
 struct InputCost {
@@ -28,35 +20,25 @@ struct InputCost {
     double bytesToDevice = 0; // per example, over the host-to-device link
 };
 
+// When a run evaluates and what each evaluation costs beyond the forward pass of the
+// evaluation set on the device. Evaluations run at first, first + every, ... in `unit`.
 struct EvalSchedule {
-    double everyEpochs = 0;   // > 0: evaluate every this many epochs
-    double everySteps = 0;    // > 0: evaluate every this many steps (instead of epochs)
-    double everyExamples = 0; // > 0: evaluate every this many training examples
-    double firstEpoch = 0;    // no evaluation before this epoch (0: from the first interval)
-    bool asyncDefault = false;
-    double flopsPerExample = 0;
-    double examples = 0;
-    double fixedCostS = 0; // per synchronous evaluation: metric, decode, work off the chips
+    enum class Unit { Epochs, Steps, Examples };
+    Unit unit = Unit::Epochs;
+    double every = 0; // 0: never
+    double first = 0;
+    bool async = false;
+    double fixedCostS = 0;  // per synchronous evaluation: host metric, decode, loop switch
+    double firstExtraS = 0; // the first evaluation also compiles its program
     // Asynchronous evaluation: hidden behind training, except that the run ends only when the
     // result of the last one is in: this long after the last step.
     double asyncTailS = 0;
 };
 
-// Per-layer communication of one kind of model parallelism inside a replica.
-struct PartitionTraits {
-    bool supported = false;
-    double exchangesPerStep = 0; // activation all-reduces (tensor) or halo exchanges (spatial)
-    double bytesPerExamplePerExchange = 0; // for the whole replica, bf16
-};
-
-struct ModelParallelTraits {
-    ModelParallelKind preferred = ModelParallelKind::None;
-    PartitionTraits spatial;
-    PartitionTraits tensor;
-
-    const PartitionTraits& of(ModelParallelKind kind) const {
-        return kind == ModelParallelKind::Spatial ? spatial : tensor;
-    }
+// Published totals the layer graph is checked against (tests).
+struct PublishedTotals {
+    double parameters = 0;
+    double forwardMacsPerExample = 0;
 };
 
 // A model and its training recipe, loaded from resources/workloads/<name>.json.
@@ -64,18 +46,25 @@ struct Workload {
     std::string name;
     std::string description;
     std::string exampleUnit; // "image", "sequence", ...
-    double parameters = 0;
-    double trainFlopsPerExample = 0;
     double trainExamples = 0;
-    EfficiencyCurve efficiency;
-    double gradientOverlapFraction = 0;
     std::string optimizer;
-    double optimizerBytesPerParam = 0;
-    ModelParallelTraits modelParallel;
-    EvalSchedule eval;
+    ModelParallelKind preferredSplit = ModelParallelKind::None;
+    LayerGraphSpec graph;
+    PublishedTotals published;
+    double evalExamples = 0;
+    // Per framework (a "default" entry for the others): evaluation and in-run start-up, both
+    // measured in the logs of that framework's runs.
+    std::map<std::string, EvalSchedule> evalSchedules;
+    std::map<std::string, double> inRunStartupS;
     InputCost input;
-    double inRunStartupS = 0;
     Convergence convergence;
+
+    const EvalSchedule& evalSchedule(const std::string& framework) const;
+    double startupS(const std::string& framework) const;
+
+    // Which model-parallel kinds the layers support: spatial needs feature maps to split,
+    // tensor needs layers with a Megatron split.
+    bool supports(ModelParallelKind kind) const;
 };
 
 // Throws InputError for an unknown name.

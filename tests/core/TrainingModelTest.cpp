@@ -143,16 +143,23 @@ TEST(Parallelism, ImpossibleCombinationsNameTheField) {
     EXPECT_EQ(fieldOf(8192, 1, ModelParallelKind::None), "none");
 }
 
-TEST(Convergence, FollowsTheStatedRule) {
+TEST(Convergence, FollowsTheCriticalBatchModel) {
     Convergence c;
-    c.points = {{1000, 1e6, "any"}, {4000, 2e6, "any"}, {4000, 3e6, "jax"}};
-    EXPECT_DOUBLE_EQ(c.examplesToTarget(500, "tf"), 1e6); // constant below
-    EXPECT_DOUBLE_EQ(c.examplesToTarget(1000, "tf"), 1e6);
-    EXPECT_NEAR(c.examplesToTarget(2000, "tf"), std::sqrt(2.0) * 1e6, 1); // log-log
-    EXPECT_DOUBLE_EQ(c.examplesToTarget(4000, "tf"), 2e6);
-    EXPECT_DOUBLE_EQ(c.examplesToTarget(4000, "jax"), 3e6); // framework point replaces "any"
-    EXPECT_NEAR(c.examplesToTarget(8000, "tf"), std::sqrt(2.0) * 2e6, 1); // last slope, 1/2
-    EXPECT_THROW(c.examplesToTarget(0, "tf"), InputError);
+    c.examplesMin = 1e6;
+    c.batchNoise = 1000;
+    c.measuredBatchMin = 100;
+    c.measuredBatchMax = 4000;
+    c.points = {{2000, 3.3e6, "jax"}};
+    // E(B) = E_min (1 + B / B_noise): at B = B_noise twice the minimum.
+    EXPECT_DOUBLE_EQ(c.estimate(1000, "tf").examples, 2e6);
+    EXPECT_DOUBLE_EQ(c.estimate(3000, "tf").examples, 4e6);
+    // A framework's measured point scales its whole curve through that point (3.3 / 3.0).
+    EXPECT_DOUBLE_EQ(c.estimate(2000, "jax").examples, 3.3e6);
+    EXPECT_NEAR(c.estimate(1000, "jax").examples, 2e6 * 1.1, 1e-6);
+    EXPECT_FALSE(c.estimate(4000, "tf").extrapolated);
+    EXPECT_TRUE(c.estimate(4001, "tf").extrapolated);
+    EXPECT_TRUE(c.estimate(99, "tf").extrapolated);
+    EXPECT_THROW(c.estimate(0, "tf"), InputError);
 }
 
 TEST(Convergence, ResNetNeedsMoreEpochsAtLargerBatch) {

@@ -84,7 +84,7 @@ ViewScenario gradientSyncView(const Scenario& scenario, const TrainingResult& re
     view.linkLatencyUs = scenario.linkLatencyUs;
     view.crossPodBandwidthGBps = scenario.crossPodBandwidthGBps;
     const auto collectives =
-        gradientCollectives(scenarioTopology(scenario), scenario, loadWorkload(scenario.workload), result.plan);
+        gradientCollectives(scenario);
     view.collective = collectives.front();
     // With weight-update sharding the gradients are reduce-scattered and the weights gathered
     // back: on the links, the same traffic as an all-reduce.

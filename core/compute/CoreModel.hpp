@@ -1,0 +1,37 @@
+#pragma once
+
+#include <string>
+
+namespace podscope {
+
+// One TensorCore of a chip, from resources/hardware/<name>-core.json (facts) and
+// resources/hardware/<name>-calibration.json (the few parameters fitted on measured steps).
+struct CoreModel {
+    int mxus = 2;           // matrix units per core
+    int mxuDim = 128;       // a weight tile is mxuDim x mxuDim
+    int rowGranule = 8;     // rows stream in groups of 8 (vector register sublanes)
+    double clockHz = 0;
+    double vpuOpsPerS = 0;  // elementwise fp32 operations
+    double eupOpsPerS = 0;  // transcendentals (exp, tanh, rsqrt ...)
+    double hbmBps = 0;      // nominal HBM bandwidth of the core's stack
+    double hbmBytes = 0;    // HBM capacity of one core
+    double vmemBytes = 0;   // on-chip vector memory
+
+    // Fitted (docs/training-model.md, "Calibration"): shared by every model.
+    double hbmEfficiency = 1;  // achieved fraction of hbmBps by streaming kernels
+    double kernelOverheadS = 0; // fixed cost of every fused kernel (issue, pipeline fill, DMA start)
+    double mxuEfficiency = 1;  // fraction of the MXU cycles that stream results
+
+    double peakFlops() const { return 2.0 * mxus * mxuDim * mxuDim * clockHz; }
+};
+
+// The three calibrated parameters, as the calibration writes them.
+struct CoreCalibration {
+    double hbmEfficiency = 1;
+    double kernelOverheadS = 0;
+    double mxuEfficiency = 1;
+};
+
+CoreModel loadCoreModel(const std::string& hardware);
+
+} // namespace podscope

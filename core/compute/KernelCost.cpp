@@ -1,0 +1,57 @@
+#include "compute/KernelCost.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace podscope {
+
+const char* toString(CoreUnit unit) {
+    switch (unit) {
+    case CoreUnit::Mxu:
+        return "mxu";
+    case CoreUnit::Hbm:
+        return "hbm";
+    case CoreUnit::Vpu:
+        return "vpu";
+    case CoreUnit::Eup:
+        return "eup";
+    case CoreUnit::Overhead:
+        return "overhead";
+    }
+    return "?";
+}
+
+KernelTime kernelTime(const KernelWork& w, const CoreModel& core) {
+    const double units[] = {w.mxuCycles / (core.clockHz * core.mxuEfficiency),
+                            w.hbmBytes / (core.hbmBps * core.hbmEfficiency),
+                            w.vpuOps / core.vpuOpsPerS, w.eupOps / core.eupOpsPerS};
+    KernelTime t;
+    double slowest = 0;
+    for (int u = 0; u < 4; ++u) {
+        if (units[u] > slowest) {
+            slowest = units[u];
+            t.bound = static_cast<CoreUnit>(u);
+        }
+    }
+    const double overhead = w.launches * core.kernelOverheadS;
+    if (overhead > slowest) {
+        t.bound = CoreUnit::Overhead;
+    }
+    t.seconds = slowest + overhead;
+    return t;
+}
+
+double matmulCycles(double p, double r, double q, const CoreModel& core) {
+    if (p <= 0 || r <= 0 || q <= 0) {
+        return 0;
+    }
+    const double dim = core.mxuDim;
+    const double granule = core.rowGranule;
+    auto tiles = [&](double n) { return std::ceil(n / dim); };
+    auto streamed = [&](double rows) { return std::max(granule * std::ceil(rows / granule), dim); };
+    const double stationaryRq = tiles(r) * tiles(q) * streamed(p);
+    const double stationaryRp = tiles(r) * tiles(p) * streamed(q);
+    return std::min(stationaryRq, stationaryRp) / core.mxus;
+}
+
+} // namespace podscope

@@ -1,0 +1,358 @@
+#include "compute/LayerCost.hpp"
+
+#include "compute/LoweringRules.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace podscope {
+namespace {
+
+double activationOps(Activation a, const LoweringRules& r) {
+    switch (a) {
+    case Activation::Relu:
+        return r.relu;
+    case Activation::Gelu:
+        return r.gelu;
+    case Activation::Tanh:
+    case Activation::None:
+        return 0;
+    }
+    return 0;
+}
+
+double activationBackwardOps(Activation a, const LoweringRules& r) {
+    switch (a) {
+    case Activation::Relu:
+        return r.reluBackward;
+    case Activation::Gelu:
+        return r.geluBackward;
+    case Activation::Tanh:
+        return r.tanhBackward;
+    case Activation::None:
+        return 0;
+    }
+    return 0;
+}
+
+// GELU (tanh form) and tanh take one transcendental per element.
+double activationTranscendentals(Activation a) {
+    return a == Activation::Gelu || a == Activation::Tanh ? 1 : 0;
+}
+
+KernelWork matmul(double p, double r, double q, double instances, const CoreModel& core) {
+    KernelWork k;
+    k.mxuCycles = instances * matmulCycles(p, r, q, core);
+    k.flops = 2 * instances * p * r * q;
+    k.launches = 1;
+    return k;
+}
+
+KernelWork vectorKernel(double bytes, double vpu, double eup) {
+    KernelWork k;
+    k.hbmBytes = bytes;
+    k.vpuOps = vpu;
+    k.eupOps = eup;
+    k.launches = 1;
+    return k;
+}
+
+// Rows of a feature map (h x w, `count` maps per example) that one core computes.
+double mapRowsOnCore(const Layer& l, double h, double w, const LayerSplit& s) {
+    if (s.kind != ModelParallelKind::Spatial) {
+        return l.count * h * w;
+    }
+    switch (l.spatial) {
+    case SpatialRole::Split:
+        return l.count * std::ceil(h / s.gridRows) * std::ceil(w / s.gridCols);
+    case SpatialRole::Rois:
+        return std::ceil(l.count / s.degree) * h * w;
+    case SpatialRole::Replicated:
+        return l.count * h * w;
+    }
+    return l.count * h * w;
+}
+
+// The share of `perExample` items one core handles under a spatial split (non-map layers).
+double itemsOnCore(const Layer& l, double perExample, const LayerSplit& s) {
+    if (s.kind != ModelParallelKind::Spatial || l.spatial == SpatialRole::Replicated) {
+        return perExample;
+    }
+    return std::ceil(perExample / s.degree);
+}
+
+// The fraction of a weight matrix dimension a core holds under a tensor split.
+double tensorShare(const LayerSplit& s) {
+    return s.kind == ModelParallelKind::Tensor ? 1.0 / s.degree : 1.0;
+}
+
+void lowerConvOrPool(const Layer& l, double b, const LayerSplit& s, const CoreModel& core,
+                     bool inputGradient, LayerCost& c) {
+    const LoweringRules& r = loweringRules();
+    const double a = r.activationBytes;
+    const double inH = l.h * l.stride, inW = l.w * l.stride;
+    const double rows = b * mapRowsOnCore(l, l.h, l.w, s);
+    const double inRows = b * mapRowsOnCore(l, inH, inW, s);
+    const double inBytes = inRows * l.cin * a;
+    const double outBytes = rows * l.cout * a;
+    const double outElements = rows * l.cout;
+    c.workspaceBytes = inBytes + outBytes;
+    if (s.kind == ModelParallelKind::Spatial && l.spatial == SpatialRole::Split && l.k > 1) {
+        const double halo = std::floor(l.k / 2.0);
+        const double perMap = b * l.count * l.cin * a * halo;
+        c.haloBytes[0] = s.gridRows > 1 && inH > s.gridRows ? perMap * std::ceil(inW / s.gridCols) : 0;
+    }
+    if (l.type == LayerType::Pool) {
+        const double window = static_cast<double>(l.k) * l.k;
+        c.forward.add(vectorKernel(inBytes + outBytes, window * outElements, 0), core);
+        c.backward.add(vectorKernel(outBytes + 2 * inBytes, r.poolBackward * window * outElements, 0),
+                       core);
+        c.savedBytes = inBytes;
+        return;
+    }
+    const double taps = l.fold ? 1 : static_cast<double>(l.k) * l.k;
+    const double k = l.fold ? l.cin * l.k * l.k : l.cin;
+    const double n = l.cout;
+    const double weightElements = taps * k * n;
+    c.parameters = l.parameters();
+
+    KernelWork fwd = matmul(rows, k, n, taps, core);
+    double epilogue = (l.bias ? r.bias : 0) + activationOps(l.activation, r) +
+                      (l.residual ? r.residual : 0);
+    if (l.batchNorm != BatchNormKind::None) {
+        epilogue += r.batchNormApply;
+    }
+    fwd.hbmBytes = inBytes + weightElements * r.weightBytes + outBytes * (l.residual ? 2 : 1);
+    fwd.vpuOps = epilogue * outElements;
+    c.forward.add(fwd, core);
+    if (l.batchNorm == BatchNormKind::Batch) {
+        // Batch statistics need the whole output before it can be normalised: one more pass.
+        c.forward.add(vectorKernel(outBytes, r.batchNormStats * outElements, 0), core);
+        c.backward.add(vectorKernel(2 * outBytes, r.batchNormBackwardStats * outElements, 0),
+                       core);
+        c.batchNormChannels = l.cout;
+    }
+    const bool keepsOutput = l.batchNorm != BatchNormKind::None || l.activation != Activation::None;
+    if (inputGradient) {
+        KernelWork dx = matmul(rows, n, k, taps, core);
+        dx.hbmBytes = outBytes * (keepsOutput ? 2 : 1) + weightElements * r.weightBytes + inBytes;
+        dx.vpuOps = outElements * (activationBackwardOps(l.activation, r) +
+                                   (l.batchNorm == BatchNormKind::Batch ? r.batchNormBackwardApply : 0));
+        c.backward.add(dx, core);
+    }
+    KernelWork dw = matmul(k, rows, n, taps, core);
+    dw.hbmBytes = inBytes + outBytes + weightElements * r.weightGradientBytes;
+    c.backward.add(dw, core);
+    c.savedBytes = inBytes + (keepsOutput ? outBytes : 0);
+}
+
+void lowerDense(const Layer& l, double b, const LayerSplit& s, const CoreModel& core,
+                bool inputGradient, LayerCost& c) {
+    const LoweringRules& r = loweringRules();
+    const double a = r.activationBytes;
+    const double p = b * itemsOnCore(l, l.rows, s);
+    double k = l.in, n = l.out;
+    const double share = tensorShare(s);
+    if (l.split == TensorSplit::Column || l.split == TensorSplit::Vocab) {
+        n *= share;
+    } else if (l.split == TensorSplit::Row) {
+        k *= share;
+    }
+    const double outElements = p * n;
+    const double ownWeights = l.tiedTo >= 0 ? 0 : k * n;
+    c.parameters = ownWeights + (l.bias ? (l.split == TensorSplit::Row ? l.out : n) : 0);
+    c.workspaceBytes = (p * k + p * n) * a;
+
+    KernelWork fwd = matmul(p, k, n, 1, core);
+    fwd.hbmBytes = (p * k + k * n * r.weightBytes / a + outElements * (l.residual ? 2 : 1)) * a;
+    fwd.vpuOps = outElements * ((l.bias ? r.bias : 0) + activationOps(l.activation, r) +
+                                (l.residual ? r.residual : 0));
+    fwd.eupOps = outElements * activationTranscendentals(l.activation);
+    c.forward.add(fwd, core);
+    const bool keepsOutput = l.activation != Activation::None;
+    if (inputGradient) {
+        KernelWork dx = matmul(p, n, k, 1, core);
+        dx.hbmBytes = (outElements * (keepsOutput ? 2 : 1) + p * k) * a + k * n * r.weightBytes;
+        dx.vpuOps = outElements * activationBackwardOps(l.activation, r);
+        c.backward.add(dx, core);
+    }
+    KernelWork dw = matmul(k, p, n, 1, core);
+    dw.hbmBytes = (p * k + outElements) * a + k * n * r.weightGradientBytes;
+    c.backward.add(dw, core);
+    c.savedBytes = p * k * a + (keepsOutput ? outElements * a : 0);
+    if (s.kind == ModelParallelKind::Tensor) {
+        // Megatron: a row-split layer sums its partial outputs, a column-split (or vocabulary-
+        // split) layer sums the partial gradients of its input.
+        if (l.split == TensorSplit::Row) {
+            c.tensorAllReduceForward = p * l.out * a;
+        } else if (l.split == TensorSplit::Column || l.split == TensorSplit::Vocab) {
+            c.tensorAllReduceBackward = p * l.in * a;
+        }
+    }
+}
+
+void lowerAttention(const Layer& l, double b, const LayerSplit& s, const CoreModel& core,
+                    LayerCost& c) {
+    const LoweringRules& r = loweringRules();
+    const double a = r.activationBytes;
+    const double heads = s.kind == ModelParallelKind::Tensor ? l.heads / s.degree : l.heads;
+    const double inst = b * heads;
+    const double q = l.q, kv = l.kv, d = l.dim;
+    const double scores = inst * q * kv;
+    auto mm = [&](double p, double rr, double qq, double bytes) {
+        KernelWork k = matmul(p, rr, qq, inst, core);
+        k.hbmBytes = bytes * a;
+        return k;
+    };
+    c.forward.add(mm(q, d, kv, inst * (q * d + kv * d + q * kv)), core);
+    c.forward.add(vectorKernel(2 * scores * a, r.softmax * scores, scores), core);
+    c.forward.add(mm(q, kv, d, inst * (q * kv + kv * d + q * d)), core);
+    const double eachBackward = inst * (q * kv + q * d + kv * d);
+    c.backward.add(mm(q, d, kv, eachBackward), core);  // d probabilities
+    c.backward.add(mm(kv, q, d, eachBackward), core);  // d values
+    c.backward.add(vectorKernel(3 * scores * a, r.softmaxBackward * scores, 0), core);
+    c.backward.add(mm(q, kv, d, eachBackward), core);  // d queries
+    c.backward.add(mm(kv, q, d, eachBackward), core);  // d keys
+    c.savedBytes = (inst * (q * d + 2 * kv * d) + scores) * a;
+    c.workspaceBytes = (inst * (q * d + kv * d) + scores) * a;
+}
+
+void lowerRecurrent(const Layer& l, double b, const CoreModel& core, LayerCost& c) {
+    const LoweringRules& r = loweringRules();
+    const double a = r.activationBytes;
+    const double k = l.in + l.hidden, n = l.gates * l.hidden;
+    const double steps = l.steps;
+    const double weightBytes = k * n * r.weightBytes;
+    // A matrix that stays in VMEM is read from HBM once per pass, else once per time step.
+    const bool resident = weightBytes <= r.vmemResidentFraction * core.vmemBytes;
+    const double weightReads = resident ? 1 : steps;
+    c.parameters = l.parameters();
+
+    KernelWork step = matmul(b, k, n, 1, core);
+    KernelWork fwd;
+    fwd.mxuCycles = steps * step.mxuCycles;
+    fwd.flops = steps * step.flops;
+    fwd.hbmBytes = weightReads * weightBytes + steps * b * (k + n + 2 * l.hidden) * a;
+    fwd.vpuOps = steps * b * l.hidden * r.lstmGates;
+    fwd.eupOps = steps * b * l.hidden * r.lstmGatesTranscendentals;
+    fwd.launches = steps; // each step waits for the previous one
+    c.forward.add(fwd, core);
+
+    KernelWork back = matmul(b, n, k, 1, core);
+    KernelWork bwd;
+    bwd.mxuCycles = steps * back.mxuCycles;
+    bwd.flops = steps * back.flops;
+    bwd.hbmBytes = weightReads * weightBytes + steps * b * (2 * n + k + 2 * l.hidden) * a;
+    bwd.vpuOps = steps * b * l.hidden * r.lstmGatesBackward;
+    bwd.launches = steps;
+    c.backward.add(bwd, core);
+    // The weight gradient is one matmul over all steps after the loop.
+    KernelWork dw = matmul(k, steps * b, n, 1, core);
+    dw.hbmBytes = steps * b * (k + n) * a + k * n * r.weightGradientBytes;
+    c.backward.add(dw, core);
+    c.savedBytes = steps * b * (n + 2 * l.hidden) * a;
+    c.workspaceBytes = weightBytes + b * (k + n) * a;
+}
+
+} // namespace
+
+LayerSplit layerSplit(ModelParallelKind kind, int degree, int coresPerChip) {
+    LayerSplit s;
+    s.kind = degree > 1 ? kind : ModelParallelKind::None;
+    s.degree = degree;
+    (void)coresPerChip;
+    if (s.kind == ModelParallelKind::Spatial) {
+        // Google's runs split the height only (input_partition_dims 1,8).
+        s.gridRows = degree;
+        s.gridCols = 1;
+    }
+    return s;
+}
+
+void PassCost::add(const KernelWork& kernel, const CoreModel& core) {
+    const KernelTime t = kernelTime(kernel, core);
+    work += kernel;
+    seconds += t.seconds;
+    secondsByUnit[static_cast<std::size_t>(t.bound)] += t.seconds;
+}
+
+CoreUnit PassCost::bound() const {
+    const auto it = std::max_element(secondsByUnit.begin(), secondsByUnit.end());
+    return static_cast<CoreUnit>(it - secondsByUnit.begin());
+}
+
+LayerCost lowerLayer(const Layer& l, double b, const LayerSplit& s, const CoreModel& core,
+                     bool inputGradient) {
+    const LoweringRules& r = loweringRules();
+    const double a = r.activationBytes;
+    LayerCost c;
+    switch (l.type) {
+    case LayerType::Conv:
+    case LayerType::Pool:
+        lowerConvOrPool(l, b, s, core, inputGradient, c);
+        break;
+    case LayerType::Dense:
+        lowerDense(l, b, s, core, inputGradient, c);
+        break;
+    case LayerType::Attention:
+        lowerAttention(l, b, s, core, c);
+        break;
+    case LayerType::Recurrent:
+        lowerRecurrent(l, b, core, c);
+        break;
+    case LayerType::Embedding: {
+        const double rows = b * l.rows;
+        const double share = l.split == TensorSplit::Vocab ? tensorShare(s) : 1.0;
+        c.parameters = l.parameters() * share;
+        const double bytes = rows * l.dim * a;
+        c.forward.add(vectorKernel(2 * bytes, rows * l.dim, 0), core);
+        // Scatter-add into the fp32 table gradient (zeroed first).
+        const double table = l.tiedTo >= 0 ? 0 : l.vocab * share * l.dim * r.weightGradientBytes;
+        c.backward.add(vectorKernel(bytes + 2 * rows * l.dim * r.weightGradientBytes + table,
+                                    rows * l.dim, 0),
+                       core);
+        c.workspaceBytes = 2 * bytes;
+        if (s.kind == ModelParallelKind::Tensor && l.split == TensorSplit::Vocab) {
+            c.tensorAllReduceForward = bytes; // each core looks up its part of the vocabulary
+        }
+        break;
+    }
+    case LayerType::Norm: {
+        const double rows = b * itemsOnCore(l, l.rows, s);
+        const double e = rows * l.dim;
+        c.parameters = l.parameters();
+        c.forward.add(vectorKernel(2 * e * a, r.layerNorm * e, rows), core);
+        c.backward.add(vectorKernel(3 * e * a, r.layerNormBackward * e, 0), core);
+        c.savedBytes = e * a;
+        c.workspaceBytes = 2 * e * a;
+        break;
+    }
+    case LayerType::Elementwise: {
+        const double e = b * itemsOnCore(l, l.elements, s);
+        c.forward.add(vectorKernel(l.passes * e * a, l.ops * e, l.eup * e), core);
+        if (l.backward) {
+            c.backward.add(vectorKernel((l.passes + 1) * e * a, l.ops * e, 0), core);
+            c.savedBytes = e * a;
+        }
+        c.workspaceBytes = std::max(l.passes, 1.0) * e * a;
+        break;
+    }
+    case LayerType::Loss: {
+        double classes = l.classes;
+        if (l.split == TensorSplit::Vocab && s.kind == ModelParallelKind::Tensor) {
+            classes /= s.degree;
+            // The softmax over a split vocabulary sums a maximum and a total per row.
+            c.tensorAllReduceForward = b * l.rows * 2 * 4;
+        }
+        const double e = b * itemsOnCore(l, l.rows, s) * classes;
+        c.forward.add(vectorKernel(e * a, r.lossForward * e, e), core);
+        c.backward.add(vectorKernel(2 * e * a, r.lossBackward * e, 0), core);
+        c.savedBytes = e * a;
+        c.workspaceBytes = 2 * e * a;
+        break;
+    }
+    }
+    return c;
+}
+
+} // namespace podscope

@@ -1,0 +1,381 @@
+#include "training/StepPlan.hpp"
+
+#include "common/InputError.hpp"
+#include "common/Units.hpp"
+#include "compute/LoweringRules.hpp"
+#include "topology/Hardware.hpp"
+#include "topology/TopologyPresets.hpp"
+#include "training/Optimizer.hpp"
+#include "training/ResourceCache.hpp"
+
+#include <cmath>
+#include <map>
+#include <mutex>
+#include <sstream>
+
+namespace podscope {
+namespace {
+
+// Bound layer graphs, one per workload and sequence length; never erased, so references stay.
+const LayerGraph& boundGraph(const Workload& w, const Scenario& s) {
+    static std::mutex mutex;
+    static std::map<std::pair<std::string, int>, LayerGraph> cache;
+    const int length = s.sequenceLength.value_or(0);
+    std::lock_guard lock(mutex);
+    const auto key = std::pair{w.name, length};
+    auto it = cache.find(key);
+    if (it == cache.end()) {
+        std::map<std::string, double> overrides;
+        if (s.sequenceLength) {
+            if (w.graph.sequenceVariable.empty()) {
+                throw InputError("sequence_length",
+                                 w.name + " has no sequence length (its examples are " +
+                                     w.exampleUnit + "s)");
+            }
+            overrides[w.graph.sequenceVariable] = *s.sequenceLength;
+        }
+        it = cache.emplace(key, bindLayerGraph(w.graph, overrides)).first;
+    }
+    return it->second;
+}
+
+CoreModel coreModel(const std::string& hardware, const CoreCalibration* calibration) {
+    CoreModel core = cachedResource<CoreModel>(hardware, loadCoreModel);
+    if (calibration) {
+        core.hbmEfficiency = calibration->hbmEfficiency;
+        core.kernelOverheadS = calibration->kernelOverheadS;
+        core.mxuEfficiency = calibration->mxuEfficiency;
+    }
+    return core;
+}
+
+std::string gib(double bytes) {
+    std::ostringstream text;
+    text.precision(3);
+    text << bytes / (1024.0 * 1024.0 * 1024.0) << " GiB";
+    return text.str();
+}
+
+// Collectives among the chips of a tile (a replica, a batch-norm group).
+CollectiveSpec withinTile(const std::vector<int>& tile, double bytesPerChip, ElementType element) {
+    CollectiveSpec spec;
+    spec.op = CollectiveOp::AllReduce;
+    spec.algorithm = Algorithm::TwoD;
+    spec.element = element;
+    spec.bytesPerChip = bytesPerChip;
+    spec.groups.kind = GroupLayout::Kind::WithinTile;
+    spec.groups.tile = tile;
+    return spec;
+}
+
+void addLayerExchanges(StepPlan& p, const std::vector<bool>& inputGradient,
+                       const std::vector<int>& batchNormTile) {
+    const int coresPerChip = p.topology.coresPerChip();
+    const bool twoCoresPerReplica = std::min(p.parallelism.modelParallel, coresPerChip) > 1;
+    for (std::size_t i = 0; i < p.layers.size(); ++i) {
+        const LayerCost& c = p.layers[i];
+        const int layer = static_cast<int>(i);
+        if (c.haloBytes[0] > 0 || c.haloBytes[1] > 0) {
+            Exchange e;
+            e.kind = ExchangeKind::Halo;
+            e.layer = layer;
+            // Partitions are strips of the map: a core swaps one border with the other core of
+            // its chip and one with a core of the neighbouring chip, at once.
+            e.onChipBytes = c.haloBytes[0];
+            e.iciBytes = p.parallelism.chipsPerReplica > 1 ? c.haloBytes[0] : 0;
+            p.exchanges.push_back(e);
+            if (inputGradient[i]) {
+                e.phase = StepPhase::Backward;
+                p.exchanges.push_back(e);
+            }
+        }
+        for (const auto& [bytes, phase] : {std::pair{c.tensorAllReduceForward, StepPhase::Forward},
+                                           std::pair{c.tensorAllReduceBackward, StepPhase::Backward}}) {
+            if (bytes <= 0) {
+                continue;
+            }
+            Exchange e;
+            e.kind = ExchangeKind::TensorAllReduce;
+            e.phase = phase;
+            e.layer = layer;
+            e.onChipBytes = twoCoresPerReplica ? bytes : 0;
+            if (p.parallelism.chipsPerReplica > 1) {
+                e.collective = withinTile(p.parallelism.replicaTile, bytes, ElementType::BF16);
+            }
+            p.exchanges.push_back(e);
+        }
+        if (c.batchNormChannels > 0 && p.batchNormGroupCores > 1) {
+            // Mean and variance (fp32) summed over the group, forward and backward.
+            const double bytes = 2 * c.batchNormChannels * 4;
+            Exchange e;
+            e.kind = ExchangeKind::BatchNormSum;
+            e.layer = layer;
+            e.onChipBytes = bytes;
+            if (!batchNormTile.empty()) {
+                e.collective = withinTile(batchNormTile, bytes, ElementType::FP32);
+            }
+            p.exchanges.push_back(e);
+            e.phase = StepPhase::Backward;
+            p.exchanges.push_back(e);
+        }
+    }
+}
+
+std::vector<CollectiveSpec> gradientSpecs(const StepPlan& p, const Scenario& s, double bytesPerChip) {
+    CollectiveSpec spec;
+    spec.algorithm = s.gradient.algorithm;
+    spec.element = s.gradient.precision;
+    spec.chunks = s.gradient.chunks;
+    if (!s.gradient.dimOrder.empty()) {
+        spec.dimOrder = parseDimOrder(s.gradient.dimOrder, p.topology.rank(), "gradient.dim_order");
+    }
+    spec.bytesPerChip = bytesPerChip;
+    if (p.parallelism.kind == ModelParallelKind::Tensor && p.parallelism.chipsPerReplica > 1) {
+        spec.groups.kind = GroupLayout::Kind::AcrossTiles;
+        spec.groups.tile = p.parallelism.replicaTile;
+    }
+    if (!s.weightUpdateSharding) {
+        spec.op = CollectiveOp::AllReduce;
+        return {spec};
+    }
+    CollectiveSpec gather = spec;
+    spec.op = CollectiveOp::ReduceScatter;
+    gather.op = CollectiveOp::AllGather;
+    return {spec, gather};
+}
+
+void addGradientExchanges(StepPlan& p, const Scenario& s) {
+    const bool tensor = p.parallelism.kind == ModelParallelKind::Tensor;
+    const int coresPerChip = p.topology.coresPerChip();
+    // A chip sums its gradients over the links once per parameter it holds: with a tensor split
+    // its cores hold different shards (both travel); otherwise both cores hold full-size
+    // gradients (replicas, or spatial partitions' partial sums) and add them on the chip first.
+    const double coresSharing = tensor ? std::min(p.parallelism.modelParallel, coresPerChip) : 1;
+    const double elementBytes = podscope::elementBytes(s.gradient.precision);
+    const double bytesPerChip = p.parametersPerCore * coresSharing * elementBytes;
+    const bool onChipSum = !tensor && coresPerChip > 1;
+    p.gradientGroupChips = tensor && p.parallelism.chipsPerReplica > 1
+                               ? static_cast<int>(p.topology.chipCount() / p.parallelism.chipsPerReplica)
+                               : static_cast<int>(p.topology.chipCount());
+    if (p.gradientGroupChips <= 1 && !onChipSum) {
+        return;
+    }
+    const auto specs = gradientSpecs(p, s, bytesPerChip);
+
+    // Buckets in the order the backward pass finishes the layers' weight gradients.
+    struct Bucket {
+        double fraction;
+        double readyS;
+    };
+    std::vector<Bucket> buckets;
+    if (s.gradient.overlap == GradientOverlap::Bucketed) {
+        const double bucketBytes = s.gradient.bucketMiB * 1024 * 1024;
+        double elapsed = 0, filled = 0;
+        for (std::size_t i = p.layers.size(); i-- > 0;) {
+            elapsed += p.layers[i].backward.seconds;
+            filled += p.layers[i].parameters * coresSharing * elementBytes;
+            if (filled >= bucketBytes || (i == 0 && filled > 0)) {
+                buckets.push_back({filled / bytesPerChip, elapsed});
+                filled = 0;
+            }
+        }
+    } else {
+        buckets.push_back({1.0, 0.0});
+    }
+    for (const Bucket& b : buckets) {
+        Exchange e;
+        e.kind = ExchangeKind::GradientReduce;
+        e.phase = s.gradient.overlap == GradientOverlap::Bucketed ? StepPhase::Backward
+                                                                  : StepPhase::AfterBackward;
+        e.readyAfterS = b.readyS;
+        // The two cores of a chip reduce-scatter between them (half the bytes each way), and for
+        // an all-reduce gather back (the other half).
+        e.onChipBytes = onChipSum ? b.fraction * bytesPerChip * (s.weightUpdateSharding ? 0.5 : 1.0) : 0;
+        if (p.gradientGroupChips > 1) {
+            CollectiveSpec spec = specs.front();
+            spec.bytesPerChip = b.fraction * bytesPerChip;
+            e.collective = spec;
+        }
+        p.exchanges.push_back(e);
+    }
+    if (s.weightUpdateSharding && p.gradientGroupChips > 1) {
+        Exchange gather;
+        gather.kind = ExchangeKind::GradientGather;
+        gather.phase = StepPhase::Update;
+        gather.collective = specs.back();
+        gather.onChipBytes = onChipSum ? 0.5 * bytesPerChip : 0;
+        p.exchanges.push_back(gather);
+    }
+}
+
+void planOptimizer(StepPlan& p, const Scenario& s) {
+    const OptimizerDefinition& def = optimizerDefinition(p.workload->optimizer);
+    p.optimizer.name = def.name;
+    double weightLayers = 0;
+    for (const LayerCost& c : p.layers) {
+        weightLayers += c.parameters > 0 ? 1 : 0;
+    }
+    // With weight-update sharding each core updates its shard of the summed gradient, a flat
+    // buffer (one fused kernel); otherwise every core updates each of its weight tensors.
+    double updated = p.parametersPerCore;
+    double launches = weightLayers;
+    if (s.weightUpdateSharding && p.gradientGroupChips > 1) {
+        updated /= static_cast<double>(p.gradientGroupChips) *
+                   (p.parallelism.kind == ModelParallelKind::Tensor
+                        ? 1.0
+                        : static_cast<double>(p.topology.coresPerChip()));
+        launches = 1;
+        if (def.layerNorms) {
+            Exchange norms;
+            norms.kind = ExchangeKind::LayerNormSum;
+            norms.phase = StepPhase::Update;
+            CollectiveSpec spec = gradientSpecs(p, s, 2 * 4 * weightLayers).front();
+            spec.op = CollectiveOp::AllReduce;
+            spec.element = ElementType::FP32;
+            spec.chunks = 1;
+            norms.collective = spec;
+            p.exchanges.push_back(norms);
+        }
+    }
+    p.optimizer.parametersUpdated = updated;
+    p.optimizer.work.hbmBytes = updated * def.hbmBytesPerParam;
+    p.optimizer.work.vpuOps = updated * def.vectorOpsPerParam;
+    p.optimizer.work.eupOps = updated * def.transcendentalsPerParam;
+    p.optimizer.work.launches = launches;
+}
+
+void planMemory(StepPlan& p, const Scenario& s) {
+    const OptimizerDefinition& def = optimizerDefinition(p.workload->optimizer);
+    const LoweringRules& r = loweringRules();
+    MemoryUse& m = p.memory;
+    m.capacity = p.core.hbmBytes;
+    const double params = p.parametersPerCore;
+    m.weights = params * (4 + r.weightBytes);
+    m.gradients = params * r.weightGradientBytes;
+    m.optimizerState = (s.weightUpdateSharding ? p.optimizer.parametersUpdated : params) *
+                       def.stateValues * 4;
+    for (const LayerCost& c : p.layers) {
+        m.activations += c.savedBytes;
+        m.workspace = std::max(m.workspace, c.workspaceBytes);
+    }
+}
+
+void checkMemory(const StepPlan& p) {
+    if (!p.memory.fits()) {
+        const MemoryUse& m = p.memory;
+        throw InputError("global_batch",
+                         "needs " + gib(m.total()) + " of HBM per core, has " + gib(m.capacity) +
+                             " (weights " + gib(m.weights) + ", gradients " + gib(m.gradients) +
+                             ", optimizer state " + gib(m.optimizerState) + ", activations " +
+                             gib(m.activations) + ", workspace " + gib(m.workspace) +
+                             "): use a smaller batch per core, more chips or model parallelism");
+    }
+}
+
+} // namespace
+
+Topology scenarioTopology(const Scenario& s) {
+    TopologySpec spec =
+        resolveTopology(s.topology, s.wrap, cachedResource<Hardware>(s.hardware, loadHardware));
+    if (s.linkBandwidthGBps) {
+        if (!(*s.linkBandwidthGBps > 0)) {
+            throw InputError("link_bandwidth_GBps", "must be positive");
+        }
+        spec.linkBandwidthBps = *s.linkBandwidthGBps * units::kGB;
+    }
+    if (s.linkLatencyUs) {
+        if (!(*s.linkLatencyUs >= 0) || !std::isfinite(*s.linkLatencyUs)) {
+            throw InputError("link_latency_us", "must be a finite latency of at least 0");
+        }
+        spec.linkLatencyS = *s.linkLatencyUs * units::kMicrosecond;
+    }
+    if (s.crossPodBandwidthGBps) {
+        if (!(*s.crossPodBandwidthGBps > 0)) {
+            throw InputError("cross_pod_bandwidth_GBps", "must be positive");
+        }
+        spec.crossPodBandwidthBps = *s.crossPodBandwidthGBps * units::kGB;
+    }
+    return Topology(std::move(spec));
+}
+
+StepPlan buildStepPlanUnchecked(const Scenario& s, const CoreCalibration* calibration) {
+    const Workload& w = cachedResource<Workload>(s.workload, loadWorkload);
+    StepPlan p(scenarioTopology(s));
+    p.workload = &w;
+    p.framework = &cachedResource<Framework>(s.framework, loadFramework);
+    p.core = coreModel(s.hardware, calibration);
+    if (s.globalBatch <= 0) {
+        throw InputError("global_batch", "must be a positive number of examples");
+    }
+    if (s.gradient.chunks < 1) {
+        throw InputError("gradient.chunks", "must be at least 1");
+    }
+    if (!(s.gradient.bucketMiB > 0) || !std::isfinite(s.gradient.bucketMiB)) {
+        throw InputError("gradient.bucket_MiB", "must be a positive size");
+    }
+    p.parallelism = planParallelism(p.topology, s.globalBatch, s.modelParallel, s.modelParallelKind);
+    if (!w.supports(p.parallelism.kind)) {
+        throw InputError("model_parallel", w.name + " has no layers that a " +
+                                               toString(p.parallelism.kind) + " split divides");
+    }
+    const int coresPerChip = p.topology.coresPerChip();
+    p.split = layerSplit(p.parallelism.kind, p.parallelism.modelParallel, coresPerChip);
+    p.graph = &boundGraph(w, s);
+
+    // Batch statistics are shared by a group of replicas (the flags' distributed_group_size);
+    // the partitions of a spatially split replica always share theirs.
+    const int replicasInGroup = s.batchNormGroup.value_or(1);
+    if (replicasInGroup < 1 || (replicasInGroup & (replicasInGroup - 1)) != 0 ||
+        replicasInGroup > p.parallelism.replicas) {
+        throw InputError("batch_norm_group", "must be a power of two from 1 to the " +
+                                                 std::to_string(p.parallelism.replicas) +
+                                                 " replicas");
+    }
+    const int group = replicasInGroup *
+                      (p.parallelism.kind == ModelParallelKind::Spatial ? p.parallelism.modelParallel : 1);
+    p.batchNormGroupCores = group;
+    std::vector<int> batchNormTile;
+    if (group > coresPerChip) {
+        batchNormTile = chipTile(p.topology, group / coresPerChip, "batch_norm_group");
+    }
+
+    const double examples = p.parallelism.perReplicaBatch;
+    std::vector<bool> inputGradient(p.graph->layers.size(), true);
+    p.layers.reserve(p.graph->layers.size());
+    for (std::size_t i = 0; i < p.graph->layers.size(); ++i) {
+        inputGradient[i] = i > 0; // the first layer reads the data
+        p.layers.push_back(lowerLayer(p.graph->layers[i], examples, p.split, p.core, inputGradient[i]));
+        p.parametersPerCore += p.layers.back().parameters;
+    }
+    addLayerExchanges(p, inputGradient, batchNormTile);
+    addGradientExchanges(p, s);
+    planOptimizer(p, s);
+    planMemory(p, s);
+    return p;
+}
+
+StepPlan buildStepPlan(const Scenario& s, const CoreCalibration* calibration) {
+    StepPlan p = buildStepPlanUnchecked(s, calibration);
+    checkMemory(p);
+    return p;
+}
+
+std::string toString(ExchangeKind kind) {
+    switch (kind) {
+    case ExchangeKind::Halo:
+        return "halo";
+    case ExchangeKind::TensorAllReduce:
+        return "tensor all-reduce";
+    case ExchangeKind::BatchNormSum:
+        return "batch-norm sum";
+    case ExchangeKind::GradientReduce:
+        return "gradient reduce";
+    case ExchangeKind::GradientGather:
+        return "weight all-gather";
+    case ExchangeKind::LayerNormSum:
+        return "layer-norm sum";
+    }
+    return "?";
+}
+
+} // namespace podscope

@@ -1,0 +1,89 @@
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace podscope {
+
+// One layer of a workload as the reference code writes it (docs/training-model.md, "Layer
+// graphs"). Counts are per example; the per-core batch multiplies them when the layer is lowered.
+enum class LayerType { Conv, Dense, Attention, Recurrent, Embedding, Norm, Pool, Elementwise, Loss };
+enum class Activation { None, Relu, Gelu, Tanh };
+enum class BatchNormKind { None, Batch, Frozen };
+// What a Megatron-style tensor split does with the layer.
+enum class TensorSplit { None, Column, Row, Vocab };
+// What spatial partitioning does with the layer: split its feature map, split its RoIs, or run it
+// whole on every partition.
+enum class SpatialRole { Split, Replicated, Rois };
+
+struct Layer {
+    std::string name;
+    std::string group;
+    LayerType type = LayerType::Elementwise;
+    // conv: output map h x w, `count` maps per example (RoIs), kernel k x k.
+    double h = 0, w = 0, cin = 0, cout = 0, count = 1;
+    int k = 1, stride = 1;
+    bool fold = false; // the window folded into the contraction (space-to-depth stems)
+    BatchNormKind batchNorm = BatchNormKind::None;
+    Activation activation = Activation::None;
+    bool residual = false;
+    bool bias = false;
+    // dense: rows x in -> rows x out; recurrent: in = per-step input beside h.
+    double rows = 0, in = 0, out = 0;
+    // attention: heads of dim, q queries against kv keys.
+    double heads = 0, q = 0, kv = 0, dim = 0;
+    // recurrent: steps of one [b, in + hidden] x [in + hidden, gates x hidden] matmul.
+    double steps = 0, hidden = 0, gates = 0;
+    // embedding: vocab x dim table, rows lookups (dim also serves norm).
+    double vocab = 0;
+    // elementwise: elements, vector ops and transcendentals per element, HBM passes.
+    double elements = 0, ops = 0, eup = 0, passes = 0;
+    bool backward = true;
+    double classes = 0; // loss
+    TensorSplit split = TensorSplit::None;
+    SpatialRole spatial = SpatialRole::Replicated;
+    int tiedTo = -1; // index of the layer whose weights this one shares
+
+    // Weights this layer owns (0 when tied), and forward multiply-accumulates per example.
+    double parameters() const;
+    double forwardMacs() const;
+    bool hasWeights() const { return parameters() > 0 || tiedTo >= 0; }
+};
+
+struct ShapeVariable {
+    double value = 0;
+    double min = 1, max = 1e9;
+    std::string source;
+};
+
+// A workload's layers with its shape variables bound to numbers.
+struct LayerGraph {
+    std::string source;
+    std::vector<Layer> layers;
+    std::map<std::string, double> variables;
+
+    double parameters() const;
+    double forwardMacsPerExample() const;
+};
+
+// The "graph" object of a workload file, before its shape variables are bound.
+struct LayerGraphSpec {
+    std::string source;
+    std::string sequenceVariable; // the variable a scenario's sequence_length sets ("" if none)
+    std::map<std::string, ShapeVariable> variables;
+    nlohmann::json layers;
+};
+
+// Parses the graph of a workload file; a defect names the file and the layer.
+LayerGraphSpec parseLayerGraphSpec(const nlohmann::json& graph, const std::string& file);
+
+// Binds the variables (defaults, replaced by `overrides`) and builds the layers. Throws
+// InputError naming `field` when an override is out of the variable's range.
+LayerGraph bindLayerGraph(const LayerGraphSpec& spec, const std::map<std::string, double>& overrides,
+                          const std::string& field = "sequence_length");
+
+std::string toString(LayerType type);
+
+} // namespace podscope

@@ -1,0 +1,426 @@
+"""Layer graphs of the six MLPerf v0.7 workloads, as Google trained them on TPU-v3.
+
+Each builder returns {"source", "variables", "layers"}; gen_workloads.py writes it into the
+workload file as "graph". A layer is described at the level of the reference code (a convolution
+with its kernel and channels, a dense layer with its rows per example); the C++ core lowers it to
+MXU matmuls, vector work and HBM traffic (docs/training-model.md, "Lowering and fusion rules").
+
+Numbers that depend on the example shape are expressions over the graph's variables ("seq",
+"len", ...): a number, or factors joined by "*". The per-core batch multiplies everything that is
+per example; it never appears here.
+
+Layer fields (all counts per example):
+  conv        h, w (output), cin, cout, k (kernel), stride, count (maps per example: RoIs),
+              bn ("batch" | "frozen" | "none"),
+              act ("relu" | "none"), residual (adds a shortcut before the activation), bias,
+              fold (window folded into the contraction: the space-to-depth stems),
+              spatial ("split" | "replicated" | "rois"): what spatial partitioning does with it
+  dense       rows, in, out, bias, act ("none" | "relu" | "gelu" | "tanh"), residual,
+              split (Megatron: "column" | "row" | "vocab" | "none"), spatial
+  attention   heads, q, kv, dim (per head): scores q x kv and context, softmax between
+  recurrent   steps, in (per-step input that cannot be hoisted), hidden, gates: one matmul
+              [b, in + hidden] x [in + hidden, gates * hidden] per time step, then the gates
+  embedding   vocab, dim, rows (lookups), tied (shares the weights of an earlier layer)
+  norm        rows, dim (layer normalisation)
+  pool        h, w (output), c, k
+  elementwise elements, ops (vector ops per element), eup (transcendentals per element),
+              passes (HBM reads + writes of the tensor), backward (bool)
+  loss        rows, classes: softmax cross-entropy
+"""
+
+R07 = "mlcommons/training_results_v0.7"
+
+
+def conv(name, group, h, w, cin, cout, k, stride=1, bn="batch", act="relu", residual=False,
+         bias=False, fold=False, spatial="split", count=1):
+    layer = {"name": name, "group": group, "type": "conv", "h": h, "w": w, "cin": cin,
+             "cout": cout, "k": k, "stride": stride, "bn": bn, "act": act}
+    if residual:
+        layer["residual"] = True
+    if bias:
+        layer["bias"] = True
+    if fold:
+        layer["fold"] = True
+    if spatial != "split":
+        layer["spatial"] = spatial
+    if count != 1:
+        layer["count"] = count
+    return layer
+
+
+def dense(name, group, rows, n_in, n_out, bias=True, act="none", split="none", residual=False,
+          spatial="replicated"):
+    layer = {"name": name, "group": group, "type": "dense", "rows": rows, "in": n_in,
+             "out": n_out, "bias": bias, "act": act, "split": split}
+    if residual:
+        layer["residual"] = True
+    if spatial != "replicated":
+        layer["spatial"] = spatial
+    return layer
+
+
+def elementwise(name, group, elements, ops, eup=0, passes=2, backward=True, spatial="replicated"):
+    layer = {"name": name, "group": group, "type": "elementwise", "elements": elements,
+             "ops": ops, "eup": eup, "passes": passes, "backward": backward}
+    if spatial != "replicated":
+        layer["spatial"] = spatial
+    return layer
+
+
+def out_size(size, stride):
+    return -(-size // stride)  # SAME padding
+
+
+# ---------------------------------------------------------------------------------------------
+# ResNet-50 v1.5 (bottleneck stride on the 3x3), 224x224, as in
+# R07 Google/benchmarks/resnet/implementations/resnet-research-TF-tpu-v3-8192/resnet_model.py:
+# conv0 with space-to-depth (4x4 kernel on 112x112x12), batch norm + ReLU after every
+# convolution, projection shortcuts on the first block of each group.
+
+def bottleneck_groups(layers, prefix_group, h, cin, groups, bn="batch", spatial="split"):
+    for g, (mid, blocks, stride) in enumerate(groups, start=1):
+        group = f"{prefix_group}group{g}"
+        for blk in range(1, blocks + 1):
+            s = stride if blk == 1 else 1
+            h_out = out_size(h, s)
+            base = f"{group}.block{blk}"
+            if blk == 1:
+                layers.append(conv(base + ".shortcut", group, h_out, h_out, cin, 4 * mid, 1, s,
+                                   bn=bn, act="none", spatial=spatial))
+            layers.append(conv(base + ".conv1", group, h, h, cin, mid, 1, bn=bn, spatial=spatial))
+            layers.append(conv(base + ".conv2", group, h_out, h_out, mid, mid, 3, s, bn=bn,
+                               spatial=spatial))
+            layers.append(conv(base + ".conv3", group, h_out, h_out, mid, 4 * mid, 1, bn=bn,
+                               residual=True, spatial=spatial))
+            cin, h = 4 * mid, h_out
+    return cin, h
+
+
+def resnet50():
+    layers = [
+        conv("conv0", "stem", 112, 112, 12, 64, 4, fold=True),
+        {"name": "maxpool", "group": "stem", "type": "pool", "h": 56, "w": 56, "c": 64, "k": 3},
+    ]
+    c, h = bottleneck_groups(layers, "", 56, 64,
+                             [(64, 3, 1), (128, 4, 2), (256, 6, 2), (512, 3, 2)])
+    layers += [
+        elementwise("avgpool", "head", h * h * c, 1, passes=1),
+        dense("fc", "head", 1, c, 1000),
+        {"name": "loss", "group": "head", "type": "loss", "rows": 1, "classes": 1000},
+    ]
+    return {"source": f"[A] {R07} Google/benchmarks/resnet/implementations/resnet-research-TF-tpu-v3-8192/resnet_model.py "
+                      "(ResNet-50 v1.5, conv0 space-to-depth); shapes as in ../shared/reference/compute-model.md section 2.1",
+            "variables": {}, "layers": layers}
+
+
+# ---------------------------------------------------------------------------------------------
+# BERT-large, sequence 512, 76 masked predictions (R07 Google/benchmarks/bert/implementations/
+# bert-research-JAX-tpu-v3-8192/{transformer_encoder,transformer_block,masked_lm}.py).
+
+def transformer_layer(layers, group, rows, d, heads, ffn, act, q, kv=None, cross=False,
+                      norm_first=False):
+    """Self-attention (+ cross-attention) and FFN, post-norm, Megatron split annotations."""
+    kv = kv if kv is not None else q
+    dh = d // heads
+    layers.append(dense(group + ".qkv", group, rows, d, 3 * d, split="column"))
+    layers.append({"name": group + ".attention", "group": group, "type": "attention",
+                   "heads": heads, "q": q, "kv": q, "dim": dh})
+    layers.append(dense(group + ".attention_out", group, rows, d, d, split="row", residual=True))
+    layers.append({"name": group + ".norm1", "group": group, "type": "norm", "rows": rows,
+                   "dim": d})
+    if cross:
+        layers.append(dense(group + ".cross_q", group, rows, d, d, split="column"))
+        layers.append(dense(group + ".cross_kv", group, kv, d, 2 * d, split="column"))
+        layers.append({"name": group + ".cross_attention", "group": group, "type": "attention",
+                       "heads": heads, "q": q, "kv": kv, "dim": dh})
+        layers.append(dense(group + ".cross_out", group, rows, d, d, split="row", residual=True))
+        layers.append({"name": group + ".norm_cross", "group": group, "type": "norm",
+                       "rows": rows, "dim": d})
+    layers.append(dense(group + ".ffn_in", group, rows, d, ffn, act=act, split="column"))
+    layers.append(dense(group + ".ffn_out", group, rows, ffn, d, split="row", residual=True))
+    layers.append({"name": group + ".norm2", "group": group, "type": "norm", "rows": rows,
+                   "dim": d})
+
+
+def bert():
+    d, heads, ffn, vocab = 1024, 16, 4096, 30522
+    layers = [
+        {"name": "embeddings.word", "group": "embeddings", "type": "embedding", "vocab": vocab,
+         "dim": d, "rows": "seq", "split": "vocab"},
+        {"name": "embeddings.position", "group": "embeddings", "type": "embedding", "vocab": 512,
+         "dim": d, "rows": "seq"},
+        {"name": "embeddings.type", "group": "embeddings", "type": "embedding", "vocab": 2,
+         "dim": d, "rows": "seq"},
+        {"name": "embeddings.norm", "group": "embeddings", "type": "norm", "rows": "seq", "dim": d},
+    ]
+    for i in range(24):
+        transformer_layer(layers, f"layer{i:02d}", "seq", d, heads, ffn, "gelu", "seq")
+    layers += [
+        dense("mlm.transform", "heads", "preds", d, d, act="gelu"),
+        {"name": "mlm.norm", "group": "heads", "type": "norm", "rows": "preds", "dim": d},
+        dense("mlm.decoder", "heads", "preds", d, vocab, split="vocab"),  # tied to the word embedding
+        {"name": "mlm.loss", "group": "heads", "type": "loss", "rows": "preds", "classes": vocab,
+         "split": "vocab"},
+        dense("nsp.pooler", "heads", 1, d, d, act="tanh"),
+        dense("nsp.classifier", "heads", 1, d, 2),
+        {"name": "nsp.loss", "group": "heads", "type": "loss", "rows": 1, "classes": 2},
+    ]
+    # The MLM decoder reuses the word embedding matrix: only its bias is a new parameter.
+    layers[-5]["tied"] = "embeddings.word"
+    return {"source": f"[A] {R07} Google/benchmarks/bert/implementations/bert-research-JAX-tpu-v3-8192/"
+                      "{transformer_encoder.py,transformer_block.py,masked_lm.py} (BERT-large); shapes in ../shared/reference/compute-model.md section 2.2",
+            "sequence_variable": "seq",
+            "variables": {"seq": {"value": 512, "min": 8, "max": 512, "source": "[A] ../shared/reference/README.md section 4: sequence length 512 (the LAMB paper's phase 1 uses 128; 512 is the largest position embedding)"},
+                          "preds": {"value": 76, "source": "[A] ../shared/reference/compute-model.md section 2.2: 76 masked predictions per sequence"}},
+            "layers": layers}
+
+
+# ---------------------------------------------------------------------------------------------
+# Transformer-big, packed 256-token examples (R07 Google/benchmarks/transformer/implementations/
+# transformer-research-JAX-tpu-v3-8192/{models.py,train.py}): 6+6 layers, d 1024, 16 heads,
+# FFN 4096 ReLU, shared source/target/output embedding of 33,708 tokens.
+
+def transformer():
+    d, heads, ffn, vocab = 1024, 16, 4096, 33708
+    layers = [
+        {"name": "encoder.embedding", "group": "embeddings", "type": "embedding", "vocab": vocab,
+         "dim": d, "rows": "seq", "split": "vocab"},
+    ]
+    for i in range(6):
+        transformer_layer(layers, f"encoder{i}", "seq", d, heads, ffn, "relu", "seq")
+    layers.append({"name": "decoder.embedding", "group": "embeddings", "type": "embedding",
+                   "vocab": vocab, "dim": d, "rows": "seq", "split": "vocab",
+                   "tied": "encoder.embedding"})
+    for i in range(6):
+        transformer_layer(layers, f"decoder{i}", "seq", d, heads, ffn, "relu", "seq", kv="seq",
+                          cross=True)
+    layers += [
+        dense("logits", "output", "seq", d, vocab, bias=False, split="vocab"),
+        {"name": "loss", "group": "output", "type": "loss", "rows": "seq", "classes": vocab,
+         "split": "vocab"},
+    ]
+    layers[-2]["tied"] = "encoder.embedding"
+    return {"source": f"[A] {R07} Google/benchmarks/transformer/implementations/transformer-research-JAX-tpu-v3-8192/"
+                      "{models.py,train.py} (Transformer-big, shared embeddings); shapes in ../shared/reference/compute-model.md section 2.3",
+            "sequence_variable": "seq",
+            "variables": {"seq": {"value": 256, "min": 8, "max": 256, "source": "[A] ../shared/reference/compute-model.md section 2.3: max_target_length 256, packed examples"}},
+            "layers": layers}
+
+
+# ---------------------------------------------------------------------------------------------
+# GNMT (R07 Google/benchmarks/gnmt/implementations/gnmt-research-TF-tpu-v3-1024/{model.py,nmt.py}):
+# 1024 units; encoder: bidirectional layer 0, layers 1-3; decoder: layer 0 with normed Bahdanau
+# attention, layers 1-3 fed [h, attention context]. On TPU the input projections of every LSTM
+# are hoisted out of the time loop (M = len x b) and only h @ W_rec runs per step (M = b).
+
+def gnmt():
+    d, vocab = 1024, 32316
+    gates = 4
+    L = "len"
+    layers = [
+        {"name": "encoder.embedding", "group": "embeddings", "type": "embedding", "vocab": vocab,
+         "dim": d, "rows": L},
+        {"name": "decoder.embedding", "group": "embeddings", "type": "embedding", "vocab": vocab,
+         "dim": d, "rows": L},
+    ]
+
+    def lstm(name, group, n_in, step_in=0):
+        if n_in:
+            layers.append(dense(name + ".input", group, L, n_in, gates * d))
+        layers.append({"name": name + ".recurrent", "group": group, "type": "recurrent",
+                       "steps": L, "in": step_in, "hidden": d, "gates": gates})
+
+    lstm("encoder0.forward", "encoder", d)
+    lstm("encoder0.backward", "encoder", d)
+    lstm("encoder1", "encoder", 2 * d)
+    layers.append(elementwise("encoder2.residual_in", "encoder", f"{L}*{d}", 1, passes=3))
+    lstm("encoder2", "encoder", d)
+    lstm("encoder3", "encoder", d)
+    layers.append(dense("attention.memory", "attention", L, d, d, bias=False))
+    # Decoder layer 0: its input projection of the embedding is hoisted; the attention context
+    # of the previous step enters the recurrent matmul.
+    lstm("decoder0", "decoder", d, step_in=d)
+    layers.append(dense("attention.query", "attention", L, d, d, bias=False))
+    # Normed Bahdanau scores v . tanh(keys + query) over every source position, per target step:
+    # [len_tgt, len_src, 1024] adds and tanh, the softmax and the weighted sum of the memory.
+    layers.append(elementwise("attention.scores", "attention", f"{L}*{L}*{d}", 3, eup=1, passes=1))
+    layers.append(elementwise("attention.context", "attention", f"{L}*{L}*{d}", 2, passes=1))
+    for i in (1, 2, 3):
+        lstm(f"decoder{i}", "decoder", 2 * d)
+    layers += [
+        dense("output.projection", "output", L, d, vocab, bias=False),
+        {"name": "output.loss", "group": "output", "type": "loss", "rows": L, "classes": vocab},
+    ]
+    return {"source": f"[A] {R07} Google/benchmarks/gnmt/implementations/gnmt-research-TF-tpu-v3-1024/{{model.py,nmt.py}}; "
+                      "shapes and the hoisting of input projections in ../shared/reference/compute-model.md section 2.4",
+            "sequence_variable": "len",
+            "variables": {"len": {"value": 30, "min": 1, "max": 48, "source": "Assumption: mean padded length of a step's bucket (buckets padded to 18..48; ../shared/reference/compute-model.md section 2.4 uses 30)"}},
+            "layers": layers}
+
+
+# ---------------------------------------------------------------------------------------------
+# SSD with a ResNet-34 backbone at 300x300 (R07 Google/benchmarks/ssd/implementations/
+# ssd-research-TF-tpu-v3-8192/{ssd_architecture.py,ssd_constants.py,ssd_model.py}): conv0
+# space-to-depth, groups of basic blocks 64x3, 128x4 (stride 2), 256x6 (stride 1, 38x38), extra
+# layers with bias and ReLU (no batch norm), class and box heads on six levels, box targets
+# encoded on the host, softmax cross-entropy with hard negative mining on the device.
+
+def basic_groups(layers, h, cin, groups):
+    for g, (width, blocks, stride) in enumerate(groups, start=1):
+        group = f"group{g}"
+        for blk in range(1, blocks + 1):
+            s = stride if blk == 1 else 1
+            h_out = out_size(h, s)
+            base = f"{group}.block{blk}"
+            if blk == 1 and (s != 1 or cin != width):
+                layers.append(conv(base + ".shortcut", group, h_out, h_out, cin, width, 1, s,
+                                   act="none"))
+            layers.append(conv(base + ".conv1", group, h_out, h_out, cin, width, 3, s))
+            layers.append(conv(base + ".conv2", group, h_out, h_out, width, width, 3,
+                               residual=True))
+            cin, h = width, h_out
+    return cin, h
+
+
+def ssd():
+    classes, defaults = 81, (4, 6, 6, 6, 4, 4)
+    layers = [
+        conv("conv0", "stem", 150, 150, 12, 64, 4, fold=True),
+        {"name": "maxpool", "group": "stem", "type": "pool", "h": 75, "w": 75, "c": 64, "k": 3},
+    ]
+    c, h = basic_groups(layers, 75, 64, [(64, 3, 1), (128, 4, 2), (256, 6, 1)])
+    levels = [(h, c)]
+    extras = [(256, 512, 2, 19), (256, 512, 2, 10), (128, 256, 2, 5), (128, 256, 1, 3),
+              (128, 256, 1, 1)]
+    for i, (mid, cout, stride, size) in enumerate(extras, start=7):
+        layers.append(conv(f"block{i}.conv1x1", "extras", h, h, c, mid, 1, bn="none", bias=True))
+        layers.append(conv(f"block{i}.conv3x3", "extras", size, size, mid, cout, 3, stride,
+                           bn="none", bias=True))
+        c, h = cout, size
+        levels.append((h, c))
+    boxes = 0
+    for level, ((size, ch), n) in enumerate(zip(levels, defaults), start=3):
+        k = min(size, 3)
+        layers.append(conv(f"class{level}", "heads", size, size, ch, classes * n, k, bn="none",
+                           act="none", bias=True))
+        layers.append(conv(f"box{level}", "heads", size, size, ch, 4 * n, k, bn="none",
+                           act="none", bias=True))
+        boxes += size * size * n
+    assert boxes == 8732, boxes
+    layers += [
+        {"name": "class_loss", "group": "loss", "type": "loss", "rows": boxes, "classes": classes,
+         "spatial": "split"},
+        # Hard negative mining: rank the 8732 background losses (a sort on the vector units,
+        # about log2(8732) = 14 compare-exchange passes), then the smooth-L1 box loss.
+        elementwise("hard_negative_mining", "loss", boxes, 14 * 2, passes=2, backward=False,
+                    spatial="split"),
+        elementwise("box_loss", "loss", 4 * boxes, 6, passes=3, spatial="split"),
+    ]
+    return {"source": f"[A] {R07} Google/benchmarks/ssd/implementations/ssd-research-TF-tpu-v3-8192/"
+                      "{ssd_architecture.py,ssd_constants.py,ssd_model.py}; shapes in ../shared/reference/compute-model.md section 2.5",
+            "variables": {}, "layers": layers}
+
+
+# ---------------------------------------------------------------------------------------------
+# Mask R-CNN, ResNet-50 FPN at 832x1344 (R07 Google/benchmarks/maskrcnn/implementations/
+# maskrcnn-research-TF-tpu-v3-1024/{mask_rcnn_params.py,mask_rcnn_architecture.py,fpn.py,
+# resnet.py}): batch norm frozen (is_training_bn=False: a scale and shift), FPN P2-P6, RPN on
+# every level, 512 sampled RoIs per image (box head), 128 foreground RoIs (mask head); the RoI
+# heads are split over the partitions by RoI (xla_sharding.split in the box head).
+
+def maskrcnn():
+    H, W = 832, 1344
+    layers = [conv("conv0", "backbone.stem", H // 2, W // 2, 12, 64, 4, bn="frozen", fold=True),
+              {"name": "maxpool", "group": "backbone.stem", "type": "pool", "h": H // 4,
+               "w": W // 4, "c": 64, "k": 3}]
+    cin, h, w = 64, H // 4, W // 4
+    feats = {}
+    for g, (mid, blocks, stride) in enumerate([(64, 3, 1), (128, 4, 2), (256, 6, 2),
+                                                 (512, 3, 2)], start=1):
+        group = f"backbone.group{g}"
+        for blk in range(1, blocks + 1):
+            s = stride if blk == 1 else 1
+            ho, wo = out_size(h, s), out_size(w, s)
+            base = f"{group}.block{blk}"
+            if blk == 1:
+                layers.append({**conv(base + ".shortcut", group, ho, wo, cin, 4 * mid, 1, s,
+                                      bn="frozen", act="none")})
+            layers.append(conv(base + ".conv1", group, h, w, cin, mid, 1, bn="frozen"))
+            layers.append(conv(base + ".conv2", group, ho, wo, mid, mid, 3, s, bn="frozen"))
+            layers.append(conv(base + ".conv3", group, ho, wo, mid, 4 * mid, 1, bn="frozen",
+                               residual=True))
+            cin, h, w = 4 * mid, ho, wo
+        feats[g + 1] = (h, w, cin)
+    # FPN: lateral 1x1 to 256 channels, top-down nearest upsampling + add, 3x3 output convs.
+    for level in (5, 4, 3, 2):
+        fh, fw, fc = feats[level]
+        layers.append(conv(f"fpn.lateral{level}", "fpn", fh, fw, fc, 256, 1, bn="none",
+                           act="none", bias=True))
+        if level < 5:
+            layers.append(elementwise(f"fpn.topdown{level}", "fpn", fh * fw * 256, 1, passes=3,
+                                      spatial="split"))
+    for level in (2, 3, 4, 5):
+        fh, fw, _ = feats[level]
+        layers.append(conv(f"fpn.output{level}", "fpn", fh, fw, 256, 256, 3, bn="none",
+                           act="none", bias=True))
+    p6 = (feats[5][0] // 2, feats[5][1] // 2)
+    layers.append({"name": "fpn.p6", "group": "fpn", "type": "pool", "h": p6[0], "w": p6[1],
+                   "c": 256, "k": 1})
+    anchors = 0
+    sizes = {lv: feats[lv][:2] for lv in (2, 3, 4, 5)}
+    sizes[6] = p6
+    for level in (2, 3, 4, 5, 6):
+        fh, fw = sizes[level]
+        head = [conv(f"rpn.conv{level}", "rpn", fh, fw, 256, 256, 3, bn="none", bias=True),
+                conv(f"rpn.score{level}", "rpn", fh, fw, 256, 3, 1, bn="none", act="none",
+                     bias=True),
+                conv(f"rpn.box{level}", "rpn", fh, fw, 256, 12, 1, bn="none", act="none",
+                     bias=True)]
+        if level > 2:  # one RPN head shared by every level
+            for layer in head:
+                layer["tied"] = layer["name"][:-1] + "2"
+        layers += head
+        anchors += fh * fw * 3
+    rois, fg, classes = 512, 128, 91
+    layers += [
+        # RPN targets against up to 100 ground-truth boxes (IoU, about 20 vector ops each) and
+        # the proposal step: top 2000 per level by a sort (about log2 n compare-exchange
+        # passes), box decoding, and NMS over 2000 boxes in tiles (IoU of 2000 x 2000 pairs).
+        elementwise("rpn.targets", "proposals", anchors * 100, 20, passes=1, backward=False),
+        elementwise("rpn.loss", "proposals", anchors * 16, 4, eup=1, passes=2),
+        elementwise("proposals.topk", "proposals", anchors, 2 * 18, passes=2, backward=False),
+        elementwise("proposals.nms", "proposals", 5 * 2000 * 2000 // 2, 20, passes=0,
+                    backward=False),
+        elementwise("roi.targets", "proposals", 2000 * 100, 20, passes=1, backward=False),
+        # RoIAlign: bilinear samples of 2x2 points per output cell, four reads each.
+        elementwise("box_head.roi_align", "box_head", rois * 7 * 7 * 256, 16, passes=5,
+                    spatial="rois"),
+        dense("box_head.fc6", "box_head", rois, 7 * 7 * 256, 1024, act="relu", spatial="rois"),
+        dense("box_head.fc7", "box_head", rois, 1024, 1024, act="relu", spatial="rois"),
+        dense("box_head.class", "box_head", rois, 1024, classes, spatial="rois"),
+        dense("box_head.box", "box_head", rois, 1024, 4 * classes, spatial="rois"),
+        {"name": "box_head.loss", "group": "box_head", "type": "loss", "rows": rois,
+         "classes": classes},
+        elementwise("mask_head.roi_align", "mask_head", fg * 14 * 14 * 256, 16, passes=5,
+                    spatial="rois"),
+    ]
+    for i in range(1, 5):
+        layers.append(conv(f"mask_head.conv{i}", "mask_head", 14, 14, 256, 256, 3, bn="none",
+                           bias=True, count=fg, spatial="rois"))
+    layers += [
+        # The 2x2 stride-2 transposed convolution: four outputs per input cell, i.e. a 1x1
+        # convolution to 4 x 256 channels on the 14x14 grid.
+        conv("mask_head.deconv", "mask_head", 14, 14, 256, 4 * 256, 1, bn="none", bias=True,
+             count=fg, spatial="rois"),
+        conv("mask_head.logits", "mask_head", 28, 28, 256, classes, 1, bn="none", act="none",
+             bias=True, count=fg, spatial="rois"),
+        elementwise("mask_head.loss", "mask_head", fg * 28 * 28, 6, eup=1, passes=2,
+                    spatial="rois"),
+    ]
+    return {"source": f"[A] {R07} Google/benchmarks/maskrcnn/implementations/maskrcnn-research-TF-tpu-v3-1024/"
+                      "{mask_rcnn_params.py,mask_rcnn_architecture.py,fpn.py,resnet.py}; shapes in ../shared/reference/compute-model.md section 2.6",
+            "variables": {}, "layers": layers}
+
+
+BUILDERS = {"resnet50": resnet50, "bert": bert, "transformer": transformer, "gnmt": gnmt,
+            "ssd": ssd, "maskrcnn": maskrcnn}
