@@ -1,6 +1,8 @@
 #include "CliApp.hpp"
 
+#include "CalibrateCommand.hpp"
 #include "CollectiveCommand.hpp"
+#include "LayersCommand.hpp"
 #include "PresetsCommand.hpp"
 #include "ReportCommand.hpp"
 #include "SimulateCommand.hpp"
@@ -31,6 +33,10 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
     auto* traceCmd = addTraceCommand(app, traceOptions);
     ReportOptions reportOptions;
     auto* reportCmd = addReportCommand(app, reportOptions);
+    LayersOptions layersOptions;
+    auto* layersCmd = addLayersCommand(app, layersOptions);
+    CalibrateOptions calibrateOptions;
+    auto* calibrateCmd = addCalibrateCommand(app, calibrateOptions);
 
     try {
         app.parse(argc, argv);
@@ -54,6 +60,10 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
             runTraceCommand(traceOptions, out, err);
         } else if (reportCmd->parsed()) {
             runReportCommand(reportOptions, out, err);
+        } else if (layersCmd->parsed()) {
+            runLayersCommand(layersOptions, out);
+        } else if (calibrateCmd->parsed()) {
+            runCalibrateCommand(calibrateOptions, out);
         } else {
             // The main job: the default configuration, summarised for a person.
             out << "PodScope " << PODSCOPE_VERSION << ": the default configuration\n\n";

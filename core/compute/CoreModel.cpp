@@ -29,11 +29,20 @@ CoreModel loadCoreModel(const std::string& hardware) {
     c.hbmBytes = sourcedValue(json, "hbm_GiB", file) * 1024.0 * 1024.0 * 1024.0;
     c.vmemBytes = sourcedValue(json, "vmem_MiB", file) * 1024.0 * 1024.0;
 
-    const std::string calibrationFile = "hardware/" + hardware + "-calibration.json";
-    const auto fit = nlohmann::json::parse(resources::text(calibrationFile));
-    c.hbmEfficiency = sourcedValue(fit, "hbm_efficiency", calibrationFile);
-    c.kernelOverheadS = sourcedValue(fit, "kernel_overhead_us", calibrationFile) * units::kMicrosecond;
-    c.mxuEfficiency = sourcedValue(fit, "mxu_efficiency", calibrationFile);
+    c.hbmEfficiency = sourcedValue(json, "hbm_achieved_GBps", file) * units::kGB / c.hbmBps;
+    const CoreCalibration fit = loadCoreCalibration(hardware);
+    c.kernelOverheadS = fit.kernelOverheadS;
+    c.mxuEfficiency = fit.mxuEfficiency;
+    return c;
+}
+
+CoreCalibration loadCoreCalibration(const std::string& hardware) {
+    const std::string file = "hardware/" + hardware + "-calibration.json";
+    const auto json = nlohmann::json::parse(resources::text(file));
+    CoreCalibration c;
+    c.kernelOverheadS = sourcedValue(json, "kernel_overhead_us", file) * units::kMicrosecond;
+    c.mxuEfficiency = sourcedValue(json, "mxu_efficiency", file);
+    c.linkLatencyS = sourcedValue(json, "link_latency_us", file) * units::kMicrosecond;
     return c;
 }
 

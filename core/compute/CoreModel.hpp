@@ -17,21 +17,25 @@ struct CoreModel {
     double hbmBytes = 0;    // HBM capacity of one core
     double vmemBytes = 0;   // on-chip vector memory
 
+    double hbmEfficiency = 1;  // achieved fraction of hbmBps by streaming kernels (measured DMA rate)
+
     // Fitted (docs/training-model.md, "Calibration"): shared by every model.
-    double hbmEfficiency = 1;  // achieved fraction of hbmBps by streaming kernels
     double kernelOverheadS = 0; // fixed cost of every fused kernel (issue, pipeline fill, DMA start)
     double mxuEfficiency = 1;  // fraction of the MXU cycles that stream results
 
     double peakFlops() const { return 2.0 * mxus * mxuDim * mxuDim * clockHz; }
 };
 
-// The three calibrated parameters, as the calibration writes them.
+// The three calibrated parameters, as the calibration writes them
+// (resources/hardware/<name>-calibration.json): two of the core, and the per-hop latency of the
+// chip-to-chip links (which the topology reads).
 struct CoreCalibration {
-    double hbmEfficiency = 1;
     double kernelOverheadS = 0;
     double mxuEfficiency = 1;
+    double linkLatencyS = 1e-6;
 };
 
 CoreModel loadCoreModel(const std::string& hardware);
+CoreCalibration loadCoreCalibration(const std::string& hardware);
 
 } // namespace podscope

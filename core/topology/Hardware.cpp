@@ -22,7 +22,9 @@ Hardware loadHardware(const std::string& name) {
     hw.peakFlopsPerChip = json.at("peak_bf16_flops_per_chip").at("value").get<double>();
     hw.hbmBytesPerChip = json.at("hbm_bytes_per_chip").at("value").get<double>();
     hw.linkBandwidthBps = json.at("link_bandwidth_GBps").at("value").get<double>() * units::kGB;
-    hw.linkLatencyS = json.at("link_latency_us").at("value").get<double>() * units::kMicrosecond;
+    // The per-hop latency is not published for v3: it is one of the calibrated parameters.
+    const auto fit = nlohmann::json::parse(resources::text("hardware/" + name + "-calibration.json"));
+    hw.linkLatencyS = fit.at("link_latency_us").at("value").get<double>() * units::kMicrosecond;
     hw.hostChipBlock = json.at("host_chip_block").at("value").get<std::vector<int>>();
     hw.podDims = json.at("pod_dims").at("value").get<std::vector<int>>();
     return hw;

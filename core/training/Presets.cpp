@@ -45,6 +45,7 @@ Preset loadPreset(const std::string& name, const std::string& field) {
     }
     p.reference.stepTimeIncludesEval = ref.value("step_time_includes_eval", true);
     p.reference.source = ref.at("source").get<std::string>();
+    p.reference.stepSource = ref.value("step_time_source", "");
     return p;
 }
 

@@ -14,6 +14,7 @@ struct PresetReference {
     std::optional<double> stepTimeS;
     bool stepTimeIncludesEval = true;
     std::string source;
+    std::string stepSource; // where the measured step time comes from
 };
 
 struct Preset {

@@ -42,7 +42,6 @@ const LayerGraph& boundGraph(const Workload& w, const Scenario& s) {
 CoreModel coreModel(const std::string& hardware, const CoreCalibration* calibration) {
     CoreModel core = cachedResource<CoreModel>(hardware, loadCoreModel);
     if (calibration) {
-        core.hbmEfficiency = calibration->hbmEfficiency;
         core.kernelOverheadS = calibration->kernelOverheadS;
         core.mxuEfficiency = calibration->mxuEfficiency;
     }
@@ -298,8 +297,12 @@ Topology scenarioTopology(const Scenario& s) {
     return Topology(std::move(spec));
 }
 
-StepPlan buildStepPlanUnchecked(const Scenario& s, const CoreCalibration* calibration) {
-    const Workload& w = cachedResource<Workload>(s.workload, loadWorkload);
+StepPlan buildStepPlanUnchecked(const Scenario& scenario, const CoreCalibration* calibration) {
+    const Workload& w = cachedResource<Workload>(scenario.workload, loadWorkload);
+    Scenario s = scenario;
+    if (calibration && !s.linkLatencyUs) {
+        s.linkLatencyUs = calibration->linkLatencyS / units::kMicrosecond;
+    }
     StepPlan p(scenarioTopology(s));
     p.workload = &w;
     p.framework = &cachedResource<Framework>(s.framework, loadFramework);

@@ -254,7 +254,7 @@ def gnmt():
     return {"source": f"[A] {R07} Google/benchmarks/gnmt/implementations/gnmt-research-TF-tpu-v3-1024/{{model.py,nmt.py}}; "
                       "shapes and the hoisting of input projections in ../shared/reference/compute-model.md section 2.4",
             "sequence_variable": "len",
-            "variables": {"len": {"value": 30, "min": 1, "max": 48, "source": "Assumption: mean padded length of a step's bucket (buckets padded to 18..48; ../shared/reference/compute-model.md section 2.4 uses 30)"}},
+            "variables": {"len": {"value": 32, "min": 1, "max": 48, "source": "Assumption: the mean padded length of a step. Each step takes one length bucket (width 10) and each core pads to the next of 18/24/30/36/42/48 above its longest sentence ([A] mlcommons/training_results_v0.7 Google/benchmarks/gnmt/implementations/gnmt-research-TF-tpu-v3-1024/model.py), so the five buckets pad to about 18, 24, 30, 42 and 48; with the buckets' shares unknown, equal shares give 32"}},
             "layers": layers}
 
 

@@ -1,0 +1,92 @@
+#include "CalibrateCommand.hpp"
+
+#include "TextFormat.hpp"
+#include "calibration/Calibration.hpp"
+#include "common/InputError.hpp"
+#include "report/AtomicFile.hpp"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+namespace podscope::cli {
+
+CLI::App* addCalibrateCommand(CLI::App& app, CalibrateOptions& o) {
+    auto* cmd = app.add_subcommand(
+        "calibrate", "Fit the shared TPU-v3 core parameters on the measured MLPerf v0.7 steps and "
+                     "report in-sample, leave-one-model-out and held-out errors");
+    cmd->add_flag("--json", o.json, "Print one JSON object");
+    cmd->add_option("--write", o.write,
+                    "Replace this calibration file (resources/hardware/tpu-v3-calibration.json) "
+                    "with the fit");
+    return cmd;
+}
+
+namespace {
+
+std::string signedPercent(double fraction) {
+    return (fraction >= 0 ? "+" : "") + formatNumber(100 * fraction, 1) + " %";
+}
+
+void printText(const CalibrationReport& r, std::ostream& out) {
+    const CoreCalibration& c = r.fit.parameters;
+    out << "Fitted on the " << "MLPerf v0.7 presets (rms log error "
+        << formatNumber(r.fit.rmsLogError, 3) << ", " << r.fit.evaluations << " evaluations)\n"
+        << "  ICI hop latency    " << formatDuration(c.linkLatencyS) << "\n"
+        << "  kernel overhead    " << formatDuration(c.kernelOverheadS) << "\n"
+        << "  MXU efficiency     " << formatNumber(c.mxuEfficiency, 3) << "\n\n";
+    out << "point                                      measured     predicted  error     "
+           "held-out model\n";
+    for (const bool fit : {true, false}) {
+        out << (fit ? "In-sample (fit points)\n" : "Out-of-sample (never fitted)\n");
+        for (const PointError& e : r.points) {
+            if (e.fit != fit) {
+                continue;
+            }
+            std::string name = e.name.substr(0, 42);
+            name.resize(43, ' ');
+            std::string measured = formatDuration(e.measured);
+            measured.resize(13, ' ');
+            std::string predicted = formatDuration(e.predicted);
+            predicted.resize(11, ' ');
+            std::string error = signedPercent(e.error);
+            error.resize(10, ' ');
+            out << "  " << name << measured << predicted << error << signedPercent(e.errorHeldOut)
+                << "\n";
+        }
+    }
+    out << "\n'held-out model': refitted without any point of that workload (leave-one-model-out).\n";
+}
+
+} // namespace
+
+void runCalibrateCommand(const CalibrateOptions& o, std::ostream& out) {
+    const CalibrationReport report = calibrate(loadCalibrationPoints("tpu-v3"));
+    if (o.write) {
+        report::writeFileAtomically(*o.write, calibrationFileText(report), "write");
+    }
+    if (!o.json) {
+        printText(report, out);
+        return;
+    }
+    const CoreCalibration& c = report.fit.parameters;
+    nlohmann::json j;
+    j["parameters"] = {{"link_latency_s", c.linkLatencyS},
+                       {"kernel_overhead_s", c.kernelOverheadS},
+                       {"mxu_efficiency", c.mxuEfficiency}};
+    j["rms_log_error"] = report.fit.rmsLogError;
+    j["points"] = nlohmann::json::array();
+    for (const PointError& e : report.points) {
+        j["points"].push_back({{"name", e.name},
+                               {"workload", e.workload},
+                               {"role", e.fit ? "fit" : "check"},
+                               {"measured_s", e.measured},
+                               {"predicted_s", e.predicted},
+                               {"error", e.error},
+                               {"held_out_predicted_s", e.predictedHeldOut},
+                               {"held_out_error", e.errorHeldOut}});
+    }
+    out << j.dump(2) << "\n";
+}
+
+} // namespace podscope::cli

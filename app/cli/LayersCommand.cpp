@@ -1,0 +1,90 @@
+#include "LayersCommand.hpp"
+
+#include "TextFormat.hpp"
+#include "training/LayerTable.hpp"
+#include "training/ScenarioJson.hpp"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+namespace podscope::cli {
+
+CLI::App* addLayersCommand(CLI::App& app, LayersOptions& o) {
+    auto* cmd = app.add_subcommand(
+        "layers", "Per-layer time, FLOPs, HBM bytes and bounding unit on one core for one step");
+    addScenarioChoiceOptions(*cmd, o.scenario);
+    auto* json = cmd->add_flag("--json", o.json, "Print one JSON object");
+    cmd->add_flag("--csv", o.csv, "Print CSV")->excludes(json);
+    return cmd;
+}
+
+namespace {
+
+std::string padded(std::string text, std::size_t width) {
+    if (text.size() >= width) {
+        text = text.substr(0, width - 1);
+    }
+    text.resize(width, ' ');
+    return text;
+}
+
+} // namespace
+
+void runLayersCommand(const LayersOptions& o, std::ostream& out) {
+    const Scenario s = resolveScenario(o.scenario);
+    const StepPlan plan = buildStepPlan(s);
+    const std::vector<LayerRow> rows = layerTable(plan);
+    if (o.json) {
+        nlohmann::json j;
+        j["scenario"] = toJson(s);
+        j["examples_per_replica"] = plan.parallelism.perReplicaBatch;
+        j["layers"] = nlohmann::json::array();
+        for (const LayerRow& r : rows) {
+            j["layers"].push_back({{"name", r.name},
+                                   {"group", r.group},
+                                   {"type", r.type},
+                                   {"forward_s", r.forwardS},
+                                   {"backward_s", r.backwardS},
+                                   {"flops", r.flops},
+                                   {"hbm_bytes", r.hbmBytes},
+                                   {"kernels", r.kernels},
+                                   {"bound", toString(r.bound)},
+                                   {"mxu_utilisation", r.mxuUtilisation},
+                                   {"arithmetic_intensity", r.arithmeticIntensity}});
+        }
+        out << j.dump(2) << "\n";
+        return;
+    }
+    if (o.csv) {
+        out << "name,group,type,forward_s,backward_s,flops,hbm_bytes,kernels,bound,mxu_utilisation,"
+               "arithmetic_intensity\n";
+        for (const LayerRow& r : rows) {
+            out << r.name << "," << r.group << "," << r.type << "," << r.forwardS << ","
+                << r.backwardS << "," << r.flops << "," << r.hbmBytes << "," << r.kernels << ","
+                << toString(r.bound) << "," << r.mxuUtilisation << "," << r.arithmeticIntensity
+                << "\n";
+        }
+        return;
+    }
+    double forward = 0, backward = 0, flops = 0, bytes = 0;
+    out << padded("layer", 34) << padded("type", 12) << padded("forward", 11)
+        << padded("backward", 11) << padded("GFLOP", 9) << padded("HBM MB", 9)
+        << padded("bound", 9) << "MXU\n";
+    for (const LayerRow& r : rows) {
+        forward += r.forwardS;
+        backward += r.backwardS;
+        flops += r.flops;
+        bytes += r.hbmBytes;
+        out << padded(r.name, 34) << padded(r.type, 12) << padded(formatDuration(r.forwardS), 11)
+            << padded(formatDuration(r.backwardS), 11) << padded(formatNumber(r.flops / 1e9, 2), 9)
+            << padded(formatNumber(r.hbmBytes / 1e6, 1), 9) << padded(toString(r.bound), 9)
+            << formatPercent(r.mxuUtilisation) << "\n";
+    }
+    out << padded("total", 34) << padded("", 12) << padded(formatDuration(forward), 11)
+        << padded(formatDuration(backward), 11) << padded(formatNumber(flops / 1e9, 2), 9)
+        << padded(formatNumber(bytes / 1e6, 1), 9) << padded("", 9)
+        << formatPercent(flops / ((forward + backward) * plan.core.peakFlops())) << "\n";
+}
+
+} // namespace podscope::cli
