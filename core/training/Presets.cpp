@@ -46,6 +46,10 @@ Preset loadPreset(const std::string& name, const std::string& field) {
     p.reference.stepTimeIncludesEval = ref.value("step_time_includes_eval", true);
     p.reference.source = ref.at("source").get<std::string>();
     p.reference.stepSource = ref.value("step_time_source", "");
+    if (ref.contains("evaluations")) {
+        p.reference.evaluationsMin = ref.at("evaluations").at("min").get<int>();
+        p.reference.evaluationsMax = ref.at("evaluations").at("max").get<int>();
+    }
     return p;
 }
 

@@ -15,6 +15,8 @@ struct PresetReference {
     bool stepTimeIncludesEval = true;
     std::string source;
     std::string stepSource; // where the measured step time comes from
+    int evaluationsMin = 0; // evaluations of the runs the score keeps
+    int evaluationsMax = 0;
 };
 
 struct Preset {

@@ -36,9 +36,10 @@ R07 = "mlcommons/training_results_v0.7 Google/"
 
 def schedule(unit, every, first=None, mode="sync", fixed=0.0, first_extra=0.0, tail=0.0, source=""):
     """An evaluation schedule: evaluations at first, first + every, ... (in `unit`: epochs, steps
-    or examples); the cost of each (beyond the forward pass of the evaluation set on the device),
-    the extra cost of the first one (compilation), and for asynchronous evaluation the wait for
-    the last result."""
+    or examples); the host work of each (metric, BLEU, COCO: beyond the forward pass of the
+    evaluation set on the device), which a synchronous evaluation waits for; the extra cost of
+    the first one (compilation); and for asynchronous evaluation the wait for the last result
+    (the same host work, measured where the logs show it)."""
     return {"unit": unit, "every": V(every, source), "first": V(every if first is None else first, source),
             "mode": mode, "fixed_cost_s": V(fixed, source), "first_extra_s": V(first_extra, source),
             "async_tail_s": V(tail, source)}
@@ -183,7 +184,7 @@ W["transformer"] = {
     "graph": BUILDERS["transformer"](),
     "eval": {"examples": V(3003, "[A] " + REF + ", section 4: 3003 sentences"),
              "schedules": {
-                 "default": schedule("epochs", 1, mode="async", tail=1.3, source="[A/B] " + R07 + "results/tpu-v3-8192-TF/transformer logs: decode on the device each epoch, host BLEU (1.25-1.37 s) overlapped with the next epoch; the last one ends the run"),
+                 "default": schedule("epochs", 1, mode="async", fixed=1.3, tail=1.3, source="[A/B] " + R07 + "results/tpu-v3-8192-TF/transformer logs: decode on the device each epoch, host BLEU (1.25-1.37 s) overlapped with the next epoch; the last one ends the run"),
                  "jax": schedule("epochs", 1, fixed=0.1, source="[A] " + R07 + "benchmarks/transformer/implementations/transformer-research-JAX-tpu-v3-8192/train.py: BLEU runs before the next epoch; [B] its epoch period (3.36 s) exceeds TF's (3.26 s) by about 0.1 s")}},
     "input": TEXT_INPUT,
     "in_run_startup_s": startup(1.5, "[B] the TF measurement",
@@ -206,7 +207,7 @@ W["gnmt"] = {
     "graph": BUILDERS["gnmt"](),
     "eval": {"examples": V(3003, "[A] " + R07 + "benchmarks/gnmt/implementations/gnmt-research-TF-tpu-v3-1024: examples_to_infer 3003"),
              "schedules": {
-                 "default": schedule("epochs", 1, mode="async", tail=6.2, source="[A/B] " + R07 + "results/tpu-v3-1024-TF/gnmt logs: a beam-search decode on the device each epoch; host BLEU (5.2-6.4 s) overlaps the next epoch (its wait falls as BLEU grows, r = -0.81); the last one ends the run")}},
+                 "default": schedule("epochs", 1, mode="async", fixed=6.2, tail=6.2, source="[A/B] " + R07 + "results/tpu-v3-1024-TF/gnmt logs: a beam-search decode on the device each epoch; host BLEU (5.2-6.4 s) overlaps the next epoch (its wait falls as BLEU grows, r = -0.81); the last one ends the run")}},
     "input": TEXT_INPUT,
     "in_run_startup_s": startup(3.7, "[B] " + R07 + "results/tpu-v3-1024-TF/gnmt logs: run_start to the first evaluation 18.6-18.9 s for one epoch of 14.96 s"),
     "convergence": convergence("gnmt", [
@@ -224,8 +225,8 @@ W["ssd"] = {
     "graph": BUILDERS["ssd"](),
     "eval": {"examples": V(5000, "[A] " + REF + ", section 4"),
              "schedules": {
-                 "default": schedule("epochs", 5, mode="async", tail=3.6, source="[A/B] " + R07 + "benchmarks/ssd/tpu-v3-8192-TF: --iterations_per_loop=145 (5 epochs at 4096), an evaluation after every loop; COCO on host processes, the last result 3.56-3.70 s after the last loop (results logs)"),
-                 "jax": schedule("epochs", 5, first=40, mode="async", tail=11.0, source="[A/B] " + R07 + "benchmarks/ssd/implementations/ssd-research-JAX-tpu-v3-4096/ssd_constants.py EVAL_EPOCHS 40, 50, 55, ...; results logs: the successful evaluation's result 11.0-11.1 s after it starts")}},
+                 "default": schedule("epochs", 5, mode="async", fixed=3.6, tail=3.6, source="[A/B] " + R07 + "benchmarks/ssd/tpu-v3-8192-TF: --iterations_per_loop=145 (5 epochs at 4096), an evaluation after every loop; COCO on host processes, the last result 3.56-3.70 s after the last loop (results logs)"),
+                 "jax": schedule("epochs", 5, first=40, mode="async", fixed=11.0, tail=11.0, source="[A/B] " + R07 + "benchmarks/ssd/implementations/ssd-research-JAX-tpu-v3-4096/ssd_constants.py EVAL_EPOCHS 40, 50, 55, ...; results logs: the successful evaluation's result 11.0-11.1 s after it starts")}},
     "input": input_block(1e-4, 6.0e-3, 2.0e-3, 5e-5, 300 * 300 * 3 * 2,
         "Assumption (not in " + REF + "): host core-seconds per image for read, decode, SSD augmentation (random crop with boxes, flip), batch"),
     "in_run_startup_s": startup(1.6, "[B] " + R07 + "results/tpu-v3-8192-TF/ssd logs: the device finishes loop 18 at 24.0-24.2 s against 18 x 1.248 s"),
@@ -244,7 +245,7 @@ W["maskrcnn"] = {
     "graph": BUILDERS["maskrcnn"](),
     "eval": {"examples": V(5000, "[A] COCO val2017 (" + REF + ", section 4)"),
              "schedules": {
-                 "default": schedule("epochs", 1, mode="async", tail=12.9, source="[A/B] " + R07 + "results/tpu-v3-1024-TF/maskrcnn logs: 11 evaluation steps on the device each epoch; the host COCO evaluation (12.6-13.2 s) overlaps the next epoch (the epoch period stays 24-25 s when it is shorter); the last one ends the run")}},
+                 "default": schedule("epochs", 1, mode="async", fixed=12.9, tail=12.9, source="[A/B] " + R07 + "results/tpu-v3-1024-TF/maskrcnn logs: 11 evaluation steps on the device each epoch; the host COCO evaluation (12.6-13.2 s) overlaps the next epoch (the epoch period stays 24-25 s when it is shorter); the last one ends the run")}},
     "input": input_block(1e-4, 12e-3, 4e-3, 1e-4, 800 * 1344 * 3 * 2,
         "Assumption (not in " + REF + "): host core-seconds per image for read, decode, resize/pad and box/mask targets, batch"),
     "in_run_startup_s": startup(17.2, "[B] " + R07 + "results/tpu-v3-1024-TF/maskrcnn logs: run_start to the end of the first epoch 41.8 s against a steady period of 24.6 s"),

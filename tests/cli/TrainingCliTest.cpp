@@ -67,8 +67,8 @@ TEST(TrainingCli, FlagsOverrideThePreset) {
     EXPECT_EQ(ttt({"--topology", "64x32", "--wrap", "y"})["chips"], 2048);
     EXPECT_EQ(ttt({"--global-batch", "32768"})["parallelism"]["per_replica_batch"], 4);
     EXPECT_EQ(ttt({"--decoded-cache", "off"})["bottleneck"], "input");
-    EXPECT_LT(ttt({"--wus", "on"})["breakdown"]["optimizer"].get<double>(),
-              ttt({})["breakdown"]["optimizer"].get<double>());
+    EXPECT_GT(ttt({"--wus", "off"})["breakdown"]["optimizer"].get<double>(),
+              10 * ttt({})["breakdown"]["optimizer"].get<double>());
     EXPECT_NE(ttt({"--framework", "jax"})["steps"], ttt({})["steps"]); // JAX recipe: 92 epochs
     const auto spatial = ttt({"--model-parallel", "2"});
     EXPECT_EQ(spatial["parallelism"]["model_parallel"], 2);

@@ -73,7 +73,7 @@ private slots:
             QCOMPARE(analysis->scenario.workload, loadPreset(name).scenario.workload);
             QVERIFY2(!analysis->byChips.empty(), name.c_str());
             QVERIFY2(!analysis->measured.empty(), name.c_str()); // every preset has a measured point
-            QVERIFY(explorer_->breakdownChart()->series()->count() == 7);
+            QVERIFY(explorer_->breakdownChart()->series()->count() == static_cast<int>(std::size(kBreakdownParts)));
         }
     }
 

@@ -6,6 +6,8 @@
 #include "training/ScenarioJson.hpp"
 #include "workload/Workload.hpp"
 
+#include <cmath>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -123,9 +125,10 @@ void ControlPanel::build() {
     customWrap_->setToolTip(tr("Dimensions with wrap-around links for the custom grid"));
     latency_ = new QDoubleSpinBox(this);
     latency_->setRange(0, 1000);
-    latency_->setDecimals(2);
+    latency_->setDecimals(3);
     latency_->setSuffix(" µs");
-    latency_->setToolTip(tr("Latency per hop (TPU-v3: about 1 µs, not published)"));
+    latency_->setToolTip(tr("Latency per hop between chips (TPU-v3: not published; the default is "
+                            "the calibrated value, docs/training-model.md)"));
     crossPodBandwidth_ = new QDoubleSpinBox(this);
     crossPodBandwidth_->setRange(0, 10000);
     crossPodBandwidth_->setDecimals(1);
@@ -282,7 +285,13 @@ Scenario ControlPanel::read() const {
         s.wrap = wrap.isEmpty() ? std::optional<std::string>("none") : std::optional<std::string>(wrap.toStdString());
     }
     s.linkBandwidthGBps = linkBandwidth_->value();
-    s.linkLatencyUs = latency_->value();
+    // The default latency is the calibrated one (more digits than the box shows): a box left at
+    // its rounded default keeps the default rather than writing the rounded value.
+    const double defaultLatencyUs = loadHardware(s.hardware).linkLatencyS * 1e6;
+    const double shownDefault = std::round(defaultLatencyUs * 1000) / 1000;
+    if (s.linkLatencyUs || std::abs(latency_->value() - shownDefault) > 1e-9) {
+        s.linkLatencyUs = latency_->value();
+    }
     s.crossPodBandwidthGBps = crossPodBandwidth_->value() > 0 ? std::optional<double>(crossPodBandwidth_->value())
                                                                : std::nullopt;
     s.gradient.dimOrder = dimOrder_->currentData().toString().toStdString();

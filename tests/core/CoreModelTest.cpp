@@ -1,0 +1,169 @@
+// The TPU-v3 core model: MXU tiles and padding, the slowest unit of a kernel, and the lowering of
+// layers, against closed forms (../shared/reference/compute-model.md sections 1.2 and 5).
+#include "compute/CoreModel.hpp"
+#include "compute/KernelCost.hpp"
+#include "compute/LayerCost.hpp"
+#include "compute/LoweringRules.hpp"
+#include "workload/LayerGraph.hpp"
+
+#include <gtest/gtest.h>
+
+namespace podscope {
+namespace {
+
+CoreModel core() {
+    return loadCoreModel("tpu-v3");
+}
+
+TEST(CoreModel, FactsFromTheReference) {
+    const CoreModel c = core();
+    EXPECT_EQ(c.mxus, 2);
+    EXPECT_EQ(c.mxuDim, 128);
+    EXPECT_DOUBLE_EQ(c.clockHz, 940e6);
+    EXPECT_NEAR(c.peakFlops(), 61.6e12, 0.1e12); // 2 MXUs x 128 x 128 x 2 x 0.94 GHz
+    EXPECT_NEAR(c.hbmBps * c.hbmEfficiency, 423e9, 1e6); // the measured DMA rate
+    EXPECT_DOUBLE_EQ(c.hbmBytes, 16.0 * 1024 * 1024 * 1024);
+}
+
+// cycles = ceil(K/128) ceil(N/128) max(8 ceil(M/8), 128) / 2: efficiency rises linearly with
+// the streamed rows up to 128, then stays flat (not a hyperbola).
+TEST(Matmul, EfficiencyRisesLinearlyWithRowsUpTo128ThenIsFlat) {
+    const CoreModel c = core();
+    auto efficiency = [&](double m) {
+        const double k = 1024, n = 4096;
+        return m * k * n / (matmulCycles(m, k, n, c) * c.mxus * c.mxuDim * c.mxuDim);
+    };
+    EXPECT_DOUBLE_EQ(efficiency(8), 8.0 / 128);
+    EXPECT_DOUBLE_EQ(efficiency(64), 64.0 / 128);
+    EXPECT_DOUBLE_EQ(efficiency(16) / efficiency(8), 2.0);
+    EXPECT_DOUBLE_EQ(efficiency(128), 1.0);
+    EXPECT_DOUBLE_EQ(efficiency(1024), 1.0);
+    // Rows pad to 8: one row costs what eight do.
+    EXPECT_DOUBLE_EQ(matmulCycles(1, 1024, 4096, c), matmulCycles(8, 1024, 4096, c));
+    EXPECT_DOUBLE_EQ(matmulCycles(129, 1024, 4096, c), matmulCycles(136, 1024, 4096, c));
+}
+
+TEST(Matmul, GnmtRecurrentStepIsWeightLoadBound) {
+    // compute-model.md 2.4: [8,1024] x [1024,4096] = 8 x 32 tiles x 128 cycles / 2 MXUs.
+    const CoreModel c = core();
+    EXPECT_DOUBLE_EQ(matmulCycles(8, 1024, 4096, c), 8.0 * 32 * 128 / 2);
+    EXPECT_NEAR(matmulCycles(8, 1024, 4096, c) / c.clockHz, 17.4e-6, 0.05e-6);
+}
+
+TEST(Matmul, PaddingToTheTileCostsTheWholeTile) {
+    const CoreModel c = core();
+    // A contraction of 64 (ResNet's first group) pads to 128: half the MXU.
+    EXPECT_DOUBLE_EQ(matmulCycles(4096, 64, 256, c), matmulCycles(4096, 128, 256, c));
+    EXPECT_DOUBLE_EQ(matmulCycles(4096, 129, 256, c), matmulCycles(4096, 256, 256, c));
+}
+
+TEST(Matmul, TheCheaperOperandIsMadeStationary) {
+    const CoreModel c = core();
+    // [4096, 1024] x [1024, 8]: streaming 4096 rows through 8 tiles of a padded 8-wide N, or
+    // 8 rows of N through 256 tiles of the transposed problem: XLA takes the cheaper.
+    EXPECT_DOUBLE_EQ(matmulCycles(4096, 1024, 8, c), matmulCycles(8, 1024, 4096, c));
+}
+
+TEST(KernelTime, TheSlowestUnitPlusTheLaunchCost) {
+    CoreModel c = core();
+    KernelWork w;
+    w.mxuCycles = c.clockHz * c.mxuEfficiency * 1e-3; // 1 ms of MXU
+    w.hbmBytes = c.hbmBps * c.hbmEfficiency * 2e-3;   // 2 ms of HBM
+    w.vpuOps = c.vpuOpsPerS * 0.5e-3;
+    w.launches = 1;
+    const KernelTime t = kernelTime(w, c);
+    EXPECT_EQ(t.bound, CoreUnit::Hbm);
+    EXPECT_NEAR(t.seconds, 2e-3 + c.kernelOverheadS, 1e-12);
+    w.hbmBytes = 0;
+    EXPECT_EQ(kernelTime(w, c).bound, CoreUnit::Mxu);
+}
+
+Layer conv(double h, double cin, double cout, int k) {
+    Layer l;
+    l.type = LayerType::Conv;
+    l.h = l.w = h;
+    l.cin = cin;
+    l.cout = cout;
+    l.k = k;
+    l.batchNorm = BatchNormKind::Batch;
+    l.activation = Activation::Relu;
+    l.spatial = SpatialRole::Split;
+    return l;
+}
+
+TEST(LayerCost, ForwardAndBackwardCarryThreeTimesTheForwardFlops) {
+    const CoreModel c = core();
+    const Layer l = conv(56, 64, 64, 3);
+    const LayerCost cost = lowerLayer(l, 8, layerSplit(ModelParallelKind::None, 1, 2), c, true);
+    const double forward = 2.0 * 8 * 56 * 56 * 9 * 64 * 64;
+    EXPECT_DOUBLE_EQ(cost.forward.work.flops, forward);
+    EXPECT_DOUBLE_EQ(cost.backward.work.flops, 2 * forward); // input and weight gradients
+    // Without an input gradient (the first layer) only the weight gradient remains.
+    EXPECT_DOUBLE_EQ(lowerLayer(l, 8, layerSplit(ModelParallelKind::None, 1, 2), c, false)
+                         .backward.work.flops,
+                     forward);
+    EXPECT_DOUBLE_EQ(cost.parameters, 9.0 * 64 * 64 + 2 * 64);
+    EXPECT_DOUBLE_EQ(cost.batchNormChannels, 64);
+}
+
+// The finding of the review: the halo a partition swaps is a border of the feature map, set by
+// the kernel, the width and the channels; it does not shrink with the number of partitions.
+TEST(LayerCost, SpatialHaloIsTheBorderNotDividedByTheDegree) {
+    const CoreModel c = core();
+    const Layer l = conv(38, 256, 256, 3);
+    const double perImage = 1.0 * 38 * 256 * loweringRules().activationBytes; // one row
+    for (const int degree : {2, 4, 8}) {
+        const LayerCost cost = lowerLayer(l, 4, layerSplit(ModelParallelKind::Spatial, degree, 2), c, true);
+        EXPECT_DOUBLE_EQ(cost.haloBytes[0], 4 * perImage) << degree;
+    }
+    // Each partition computes its strip (rounded up: 38 rows over 8 partitions is 5 each).
+    const LayerCost eight = lowerLayer(l, 4, layerSplit(ModelParallelKind::Spatial, 8, 2), c, true);
+    EXPECT_DOUBLE_EQ(eight.forward.work.flops, 2.0 * 4 * 5 * 38 * 9 * 256 * 256);
+    // A 1x1 convolution has no halo.
+    EXPECT_DOUBLE_EQ(lowerLayer(conv(38, 256, 256, 1), 4, layerSplit(ModelParallelKind::Spatial, 8, 2), c, true)
+                         .haloBytes[0],
+                     0);
+}
+
+TEST(LayerCost, MegatronSplitsDivideTheWeightsAndSumTheActivations) {
+    const CoreModel c = core();
+    Layer row;
+    row.type = LayerType::Dense;
+    row.rows = 256;
+    row.in = 4096;
+    row.out = 1024;
+    row.split = TensorSplit::Row;
+    const LayerCost whole = lowerLayer(row, 1, layerSplit(ModelParallelKind::None, 1, 2), c, true);
+    const LayerCost quarter = lowerLayer(row, 1, layerSplit(ModelParallelKind::Tensor, 4, 2), c, true);
+    EXPECT_DOUBLE_EQ(quarter.parameters, whole.parameters / 4);
+    EXPECT_DOUBLE_EQ(quarter.forward.work.flops, whole.forward.work.flops / 4);
+    // A row-split layer sums its full-width output over the partitions; a column split sums
+    // the gradient of its input in the backward pass.
+    EXPECT_DOUBLE_EQ(quarter.tensorAllReduceForward, 256.0 * 1024 * loweringRules().activationBytes);
+    EXPECT_DOUBLE_EQ(whole.tensorAllReduceForward, 0);
+    Layer column = row;
+    column.split = TensorSplit::Column;
+    const LayerCost c4 = lowerLayer(column, 1, layerSplit(ModelParallelKind::Tensor, 4, 2), c, true);
+    EXPECT_DOUBLE_EQ(c4.tensorAllReduceBackward, 256.0 * 4096 * loweringRules().activationBytes);
+    EXPECT_DOUBLE_EQ(c4.tensorAllReduceForward, 0);
+}
+
+TEST(LayerCost, RecurrentStepsRunOneAfterAnotherAtTheBatchRows) {
+    const CoreModel c = core();
+    Layer lstm;
+    lstm.type = LayerType::Recurrent;
+    lstm.steps = 30;
+    lstm.in = 0;
+    lstm.hidden = 1024;
+    lstm.gates = 4;
+    const LayerCost cost = lowerLayer(lstm, 8, layerSplit(ModelParallelKind::None, 1, 2), c, true);
+    // Forward: 30 matmuls [8,1024]x[1024,4096], each weight-load bound, each a launch.
+    EXPECT_DOUBLE_EQ(cost.forward.work.mxuCycles, 30 * matmulCycles(8, 1024, 4096, c));
+    EXPECT_DOUBLE_EQ(cost.forward.work.launches, 30);
+    // Eight times the batch makes the step barely slower: the weights were the cost.
+    const LayerCost wide = lowerLayer(lstm, 64, layerSplit(ModelParallelKind::None, 1, 2), c, true);
+    EXPECT_DOUBLE_EQ(wide.forward.work.mxuCycles, cost.forward.work.mxuCycles);
+}
+
+} // namespace
+} // namespace podscope

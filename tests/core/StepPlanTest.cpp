@@ -1,0 +1,218 @@
+// The step plan and its analytic evaluation: one test per finding of the review that asked for
+// a predictive model (issue 12), on the mechanism rather than on fitted numbers.
+#include "common/InputError.hpp"
+#include "training/Presets.hpp"
+#include "training/ScenarioJson.hpp"
+#include "training/StepModel.hpp"
+#include "training/StepPlan.hpp"
+
+#include <gtest/gtest.h>
+#include <set>
+
+namespace podscope {
+namespace {
+
+Scenario preset(const std::string& name) {
+    return loadPreset(name).scenario;
+}
+
+double onChipGradientBytes(const StepPlan& p) {
+    double bytes = 0;
+    for (const Exchange& e : p.exchanges) {
+        if (e.kind == ExchangeKind::GradientReduce) {
+            bytes += e.onChipBytes;
+        }
+    }
+    return bytes;
+}
+
+// Finding: "--model-parallel 4, 8 and 16 give identical step times for SSD".
+TEST(SpatialPartitioning, EveryDegreeCostsWhatItsHalosAndStripsCost) {
+    Scenario s = preset("mlperf07-ssd-tf-4096");
+    s.batchNormGroup = 1;
+    std::set<double> steps;
+    double previousHalo = 0;
+    for (const int degree : {2, 4, 8, 16}) {
+        s.modelParallel = degree;
+        const TrainingResult r = simulateTraining(s);
+        steps.insert(r.trainStepS);
+        EXPECT_GT(r.breakdown.modelParallelComm, 0) << degree;
+        // The replica's batch grows with the degree (4096 images, fewer replicas), and with it
+        // the bytes of every halo a core swaps: more, not fewer.
+        double halo = 0;
+        for (const Exchange& e : buildStepPlan(s).exchanges) {
+            halo += e.kind == ExchangeKind::Halo ? e.onChipBytes : 0;
+        }
+        EXPECT_GT(halo, previousHalo) << degree;
+        previousHalo = halo;
+    }
+    EXPECT_EQ(steps.size(), 4u);
+}
+
+// Finding: "the on-chip gradient sum is charged for 2-way tensor splits (disjoint shards) and
+// dropped for spatial degree >= 4 (full-size partial gradients)".
+TEST(GradientSum, OnChipSumWhereBothCoresHoldFullSizeGradients) {
+    Scenario ssd = preset("mlperf07-ssd-tf-4096");
+    for (const int degree : {2, 4, 8}) {
+        ssd.modelParallel = degree;
+        const StepPlan p = buildStepPlan(ssd);
+        // Every core holds a partial gradient of every weight: the chip sums its two first.
+        EXPECT_GT(onChipGradientBytes(p), 0) << "spatial " << degree;
+    }
+    Scenario transformer = preset("mlperf07-transformer-tf-4096");
+    for (const int degree : {2, 4}) {
+        transformer.modelParallel = degree;
+        transformer.globalBatch = 8192 / degree;
+        // The two cores of a chip hold different shards: nothing to add on the chip.
+        EXPECT_EQ(onChipGradientBytes(buildStepPlan(transformer)), 0) << "tensor " << degree;
+    }
+    EXPECT_GT(onChipGradientBytes(buildStepPlan(preset("mlperf07-bert-tf-4096"))), 0);
+}
+
+TEST(GradientSum, TensorSplitSumsEachShardAcrossReplicasOnly) {
+    const StepPlan p = buildStepPlan(preset("mlperf07-transformer-tf-4096"));
+    int reduces = 0;
+    for (const Exchange& e : p.exchanges) {
+        if (e.kind == ExchangeKind::GradientReduce) {
+            ++reduces;
+            ASSERT_TRUE(e.collective);
+            EXPECT_EQ(e.collective->groups.kind, GroupLayout::Kind::AcrossTiles);
+            // A chip carries its two cores' shards: a quarter of the model each, so half.
+            EXPECT_NEAR(e.collective->bytesPerChip,
+                        2 * p.parametersPerCore * elementBytes(ElementType::BF16), 1);
+        }
+    }
+    EXPECT_EQ(reduces, 1);
+    EXPECT_EQ(p.gradientGroupChips, 2048);
+}
+
+// Finding: "ResNet accepts 1,000,000 examples per core: HBM is never checked".
+TEST(Memory, AConfigurationThatDoesNotFitIsRefusedWithTheNumbers) {
+    Scenario s = preset("mlperf07-resnet50-tf-4096");
+    s.globalBatch = 8192LL * 1000000;
+    try {
+        simulateTraining(s);
+        ADD_FAILURE() << "a million images per core accepted";
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.field(), "global_batch");
+        const std::string what = e.what();
+        EXPECT_NE(what.find("needs "), std::string::npos) << what;
+        EXPECT_NE(what.find("has 16 GiB"), std::string::npos) << what;
+    }
+    // The unchecked plan still says what it would need.
+    const StepPlan p = buildStepPlanUnchecked(s);
+    EXPECT_FALSE(p.memory.fits());
+    EXPECT_GT(p.memory.activations, 1e12);
+}
+
+TEST(Memory, WeightsGradientsAndStateFollowTheOptimizerDefinitions) {
+    // BERT-large, LAMB (two fp32 moments), replicated and sharded.
+    Scenario s = preset("mlperf07-bert-tf-4096");
+    s.weightUpdateSharding = false;
+    const StepPlan replicated = buildStepPlan(s);
+    const double params = replicated.parametersPerCore;
+    EXPECT_NEAR(params, 336e6, 4e6);
+    EXPECT_DOUBLE_EQ(replicated.memory.weights, params * (4 + 2)); // fp32 master and bf16 copy
+    EXPECT_DOUBLE_EQ(replicated.memory.gradients, params * 4);
+    EXPECT_DOUBLE_EQ(replicated.memory.optimizerState, params * 2 * 4);
+    s.weightUpdateSharding = true;
+    const StepPlan sharded = buildStepPlan(s);
+    EXPECT_NEAR(sharded.memory.optimizerState, params * 2 * 4 / 8192, 1);
+    // Activations grow with the per-core batch: BERT-large fits 14 sequences per core (the
+    // measured 16-chip run) but not 64.
+    Scenario big = preset("mlperf07-bert-tf2-16");
+    EXPECT_TRUE(buildStepPlan(big).memory.fits());
+    big.globalBatch = 32 * 64;
+    EXPECT_THROW(buildStepPlan(big), InputError);
+}
+
+// Findings: "the batch chart recommends impossible batches" and "no batch outside the measured
+// range goes unmarked".
+TEST(Convergence, BatchesBeyondTheMeasuredRangeAreMarkedAndTimeToTrainRisesPastTheCriticalBatch) {
+    Scenario s = preset("mlperf07-resnet50-tf-4096");
+    EXPECT_FALSE(simulateTraining(s).extrapolated);
+    double best = 1e300;
+    std::int64_t bestBatch = 0;
+    for (const std::int64_t batch : {8192, 16384, 32768, 65536, 131072, 262144}) {
+        s.globalBatch = batch;
+        const TrainingResult r = simulateTraining(s);
+        EXPECT_EQ(r.extrapolated, batch > 67840) << batch; // the largest measured batch
+        if (r.timeToTrainS < best) {
+            best = r.timeToTrainS;
+            bestBatch = batch;
+        }
+    }
+    // The fastest batch sits near the critical batch, not at the largest one tried.
+    const double critical = simulateTraining(preset("mlperf07-resnet50-tf-4096")).criticalBatch;
+    EXPECT_GE(bestBatch, critical / 4);
+    EXPECT_LE(bestBatch, critical * 2);
+
+    Scenario t = preset("mlperf07-transformer-jax-4096");
+    t.globalBatch = 524288;
+    EXPECT_TRUE(buildStepPlanUnchecked(t).memory.total() > 0);
+    const ConvergenceEstimate e = loadWorkload("transformer").convergence.estimate(524288, "jax");
+    EXPECT_TRUE(e.extrapolated);
+}
+
+// Finding: the exposed gradient time was a constant fraction.
+TEST(Overlap, BucketsHideGradientSumsBehindTheBackwardPass) {
+    Scenario s = preset("mlperf07-bert-tf-4096");
+    const TrainingResult after = simulateTraining(s);
+    s.gradient.overlap = GradientOverlap::Bucketed;
+    s.gradient.bucketMiB = 32;
+    const TrainingResult bucketed = simulateTraining(s);
+    EXPECT_LT(bucketed.breakdown.gradientSyncExposed, after.breakdown.gradientSyncExposed);
+    EXPECT_GE(bucketed.breakdown.gradientSyncExposed, 0);
+    // Each bucket pays its own latency: the whole sum takes longer than one combined sum.
+    EXPECT_GT(bucketed.gradientSyncS, after.gradientSyncS);
+    // One bucket larger than every gradient is ready only when the backward pass ends.
+    s.gradient.bucketMiB = 1e6;
+    EXPECT_NEAR(simulateTraining(s).breakdown.gradientSyncExposed,
+                after.breakdown.gradientSyncExposed, 1e-9);
+}
+
+// Finding: "per-chip throughput at a fixed 8 images per core is non-monotonic in chips". Among
+// slices of one kind (meshes, or tori) more chips never make a chip faster; a slice that gains
+// wrap-around links can (docs/training-model.md, "Slices").
+TEST(Scaling, PerChipThroughputAtFixedPerCoreBatchNeverRisesWithinOneKindOfSlice) {
+    Scenario s = preset("mlperf07-resnet50-tf-4096");
+    double previous = 1e300;
+    std::string previousWrap;
+    for (const std::int64_t chips : {16, 32, 64, 128, 256, 512, 1024, 2048, 4096}) {
+        useStandardSlice(s, chips);
+        s.globalBatch = 16 * chips;
+        const TrainingResult r = simulateTraining(s);
+        const double perChip = r.throughputExamplesPerS / static_cast<double>(chips);
+        if (s.wrap == previousWrap) {
+            EXPECT_LE(perChip, previous * (1 + 1e-9)) << chips << " chips, wrap " << *s.wrap;
+        }
+        previous = perChip;
+        previousWrap = s.wrap.value_or("");
+    }
+}
+
+TEST(Optimizer, WeightUpdateShardingDividesTheUpdateByTheReplicas) {
+    Scenario s = preset("mlperf07-gnmt-tf-512");
+    s.weightUpdateSharding = false;
+    const StepPlan replicated = buildStepPlan(s);
+    s.weightUpdateSharding = true;
+    const StepPlan sharded = buildStepPlan(s);
+    EXPECT_DOUBLE_EQ(replicated.optimizer.parametersUpdated, replicated.parametersPerCore);
+    EXPECT_DOUBLE_EQ(sharded.optimizer.parametersUpdated, replicated.parametersPerCore / 1024);
+    // Adam (resources/training/optimizers.json): 30 bytes per parameter.
+    EXPECT_DOUBLE_EQ(replicated.optimizer.work.hbmBytes, 30 * replicated.parametersPerCore);
+}
+
+TEST(BatchNorm, CrossReplicaSumsCostLatencyPerLayer) {
+    Scenario s = preset("mlperf07-resnet50-tf-4096");
+    const TrainingResult grouped = simulateTraining(s);
+    s.batchNormGroup = 1;
+    const TrainingResult alone = simulateTraining(s);
+    EXPECT_GT(grouped.breakdown.batchNormSync, 0);
+    EXPECT_EQ(alone.breakdown.batchNormSync, 0);
+    s.batchNormGroup = 3;
+    EXPECT_THROW(simulateTraining(s), InputError);
+}
+
+} // namespace
+} // namespace podscope
