@@ -27,6 +27,10 @@ void runPresetsCommand(const PresetsOptions& o, std::ostream& out) {
                 ref["step_time_s"] = *p.reference.stepTimeS;
                 ref["step_time_includes_eval"] = p.reference.stepTimeIncludesEval;
             }
+            if (p.reference.evaluationsMax > 0) {
+                ref["evaluations"] = {{"min", p.reference.evaluationsMin},
+                                      {"max", p.reference.evaluationsMax}};
+            }
             array.push_back({{"name", p.name},
                              {"description", p.description},
                              {"scenario", toJson(p.scenario)},

@@ -67,6 +67,11 @@ void printText(const Scenario& s, const TrainingResult& r, const std::vector<Wha
     out << "Time to train  " << formatDuration(r.timeToTrainS) << "  (" << r.steps << " steps, "
         << formatNumber(r.epochs, 2) << " epochs, " << r.evaluations << " evaluations, start-up "
         << formatDuration(r.startupS) << ")\n";
+    if (r.extrapolated) {
+        out << "               EXTRAPOLATED: global batch " << s.globalBatch
+            << " lies outside the measured convergence points (critical batch about "
+            << formatNumber(r.criticalBatch, 0) << ")\n";
+    }
     out << "Step time      " << formatDuration(r.stepTimeS) << "  (training "
         << formatDuration(r.trainStepS) << ", " << formatNumber(r.throughputExamplesPerS, 0)
         << " examples/s)\n\n";
@@ -79,6 +84,11 @@ void printText(const Scenario& s, const TrainingResult& r, const std::vector<Wha
     out << "\nBottleneck     " << r.bottleneck << "\n";
     out << "Compute efficiency " << formatPercent(r.computeEfficiency) << " of peak at "
         << formatNumber(r.plan.examplesPerCore, 2) << " examples per core\n";
+    const MemoryUse& m = r.memory;
+    out << "HBM per core   " << formatBytes(m.total()) << " of " << formatBytes(m.capacity)
+        << "  (weights " << formatBytes(m.weights) << ", gradients " << formatBytes(m.gradients)
+        << ", optimizer state " << formatBytes(m.optimizerState) << ", activations "
+        << formatBytes(m.activations) << ", workspace " << formatBytes(m.workspace) << ")\n";
     out << "Host input     needs " << formatNumber(r.input.requiredExamplesPerSPerHost, 0)
         << " examples/s per host, can supply "
         << formatNumber(r.input.capacityExamplesPerSPerHost, 0) << " (" << r.input.hosts << " hosts"

@@ -41,24 +41,20 @@ struct Row {
     std::string error;
 };
 
-const char* kColumns[] = {"chips",
-                          "global_batch",
-                          "time_to_train_s",
-                          "step_time_s",
-                          "throughput_examples_per_s",
-                          "steps",
-                          "epochs",
-                          "compute",
-                          "gradient_sync_exposed",
-                          "model_parallel_comm",
-                          "optimizer",
-                          "input_stall",
-                          "eval_amortized",
-                          "overhead",
-                          "bottleneck",
-                          "required_examples_per_s_per_host",
-                          "capacity_examples_per_s_per_host",
-                          "error"};
+// The columns of the text and CSV tables: the step's parts come from the one list of them.
+std::vector<std::string> columns() {
+    std::vector<std::string> c = {"chips", "global_batch", "time_to_train_s", "step_time_s",
+                                  "throughput_examples_per_s", "steps", "epochs"};
+    for (const BreakdownPart& part : kBreakdownParts) {
+        c.push_back(part.key);
+    }
+    for (const char* name : {"bottleneck", "required_examples_per_s_per_host",
+                             "capacity_examples_per_s_per_host", "extrapolated",
+                             "hbm_bytes_per_core", "error"}) {
+        c.push_back(name);
+    }
+    return c;
+}
 
 std::string csvNumber(double v) {
     std::ostringstream s;
@@ -120,8 +116,9 @@ void runSweepCommand(const SweepOptions& o, std::ostream& out) {
         return;
     }
     const char sep = o.csv ? ',' : '\t';
-    for (std::size_t i = 0; i < std::size(kColumns); ++i) {
-        out << (i ? std::string(1, sep) : "") << kColumns[i];
+    const std::vector<std::string> names = columns();
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        out << (i ? std::string(1, sep) : "") << names[i];
     }
     out << "\n";
     for (const auto& row : rows) {
@@ -129,16 +126,19 @@ void runSweepCommand(const SweepOptions& o, std::ostream& out) {
         if (row.result) {
             const auto& r = *row.result;
             const auto& b = r.breakdown;
-            for (const double v :
-                 {r.timeToTrainS, r.stepTimeS, r.throughputExamplesPerS,
-                  static_cast<double>(r.steps), r.epochs, b.compute, b.gradientSyncExposed,
-                  b.modelParallelComm, b.optimizer, b.inputStall, b.evalAmortized, b.overhead}) {
+            for (const double v : {r.timeToTrainS, r.stepTimeS, r.throughputExamplesPerS,
+                                   static_cast<double>(r.steps), r.epochs}) {
                 out << sep << csvNumber(v);
             }
+            for (const BreakdownPart& part : kBreakdownParts) {
+                out << sep << csvNumber(b.*part.seconds);
+            }
             out << sep << r.bottleneck << sep << csvNumber(r.input.requiredExamplesPerSPerHost)
-                << sep << csvNumber(r.input.capacityExamplesPerSPerHost) << sep << "";
+                << sep << csvNumber(r.input.capacityExamplesPerSPerHost) << sep
+                << (r.extrapolated ? "yes" : "no") << sep << csvNumber(r.memory.total()) << sep
+                << "";
         } else {
-            for (int i = 0; i < 15; ++i) {
+            for (std::size_t i = 2; i + 1 < names.size(); ++i) {
                 out << sep;
             }
             std::string message = row.error;

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <map>
 #include <mutex>
+#include <iomanip>
 #include <sstream>
 
 namespace podscope {
@@ -49,9 +50,9 @@ CoreModel coreModel(const std::string& hardware, const CoreCalibration* calibrat
 }
 
 std::string gib(double bytes) {
+    const double value = bytes / (1024.0 * 1024.0 * 1024.0);
     std::ostringstream text;
-    text.precision(3);
-    text << bytes / (1024.0 * 1024.0 * 1024.0) << " GiB";
+    text << std::fixed << std::setprecision(value >= 100 ? 0 : value >= 10 ? 1 : 2) << value << " GiB";
     return text.str();
 }
 

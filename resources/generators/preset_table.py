@@ -6,8 +6,8 @@ import json, subprocess, sys
 args = [a for a in sys.argv[1:] if a != "-v"]
 cli = args[0] if args else "build/bin/podscope-cli"
 presets = json.loads(subprocess.check_output([cli, "presets", "--json"]))
-print("| preset | measured TTT (s) | predicted (s) | error | measured step (ms) | predicted (ms) | error | bottleneck |")
-print("|---|---|---|---|---|---|---|---|")
+print("| preset | measured TTT (s) | predicted (s) | error | measured step (ms) | predicted (ms) | error | evaluations (runs) | bottleneck |")
+print("|---|---|---|---|---|---|---|---|---|")
 for p in presets:
     r = json.loads(subprocess.check_output([cli, "simulate", "--preset", p["name"], "--json"]))
     ref = p["reference"]
@@ -20,6 +20,7 @@ for p in presets:
         ms = "%.1f" % (1000 * pred)
         e2 = "%+.1f %%" % (100 * (pred / ref["step_time_s"] - 1))
     b = r["breakdown"]
-    print("| %s | %.2f | %.2f | %+.1f %% | %s | %s | %s | %s |" % (p["name"], ref["time_to_train_s"], ttt, e1, step, ms, e2, r["bottleneck"]))
+    ev = "%d (%s)" % (r["evaluations"], "%d-%d" % (ref["evaluations"]["min"], ref["evaluations"]["max"]) if "evaluations" in ref else "?")
+    print("| %s | %.2f | %.2f | %+.1f %% | %s | %s | %s | %s | %s |" % (p["name"], ref["time_to_train_s"], ttt, e1, step, ms, e2, ev, r["bottleneck"]))
     if "-v" in sys.argv:
         print("   ", {k: round(v * 1000, 3) for k, v in b.items()}, "steps", r["steps"], "evals", r["evaluations"], "eval_s", round(r["evaluation_s"], 3), "eff", round(r["compute_efficiency"], 3), "sync", round(r["gradient_sync_s"]*1000, 3))

@@ -199,13 +199,8 @@ void ControlPanel::build() {
     hostCores_->setToolTip(tr("CPU cores per host for reading, decoding, augmenting and batching (8 chips per host)"));
     decodedCache_ = new QCheckBox(tr("Decoded-example cache in host RAM"), this);
     decodedCache_->setToolTip(tr("Skip decoding each step (the paper caches decoded JPEGs above 2048 replicas)"));
-    prefetch_ = new QSpinBox(this);
-    prefetch_->setRange(1, 1000);
-    prefetch_->setSuffix(tr(" batches"));
-    prefetch_->setToolTip(tr("Prefetch depth: hides jitter, not a steady shortfall"));
     input->addRow(tr("CPU cores"), hostCores_);
     input->addRow(decodedCache_);
-    input->addRow(tr("Prefetch"), prefetch_);
     const char* stages[] = {"read", "decode", "augment", "batch"};
     for (std::size_t i = 0; i < stageCosts_.size(); ++i) {
         auto* cost = new QDoubleSpinBox(this);
@@ -255,7 +250,6 @@ void ControlPanel::build() {
     connect(customDims_, &QLineEdit::editingFinished, this, applyCustom);
     connect(customWrap_, &QLineEdit::editingFinished, this, applyCustom);
     connect(hostCores_, &QDoubleSpinBox::valueChanged, this, [this] { emitEdit(tr("host CPU cores")); });
-    connect(prefetch_, &QSpinBox::valueChanged, this, [this] { emitEdit(tr("prefetch")); });
     connect(weightUpdateSharding_, &QCheckBox::toggled, this, [this] { emitEdit(tr("weight-update sharding")); });
     connect(decodedCache_, &QCheckBox::toggled, this, [this] { emitEdit(tr("decoded cache")); });
 }
@@ -313,7 +307,6 @@ Scenario ControlPanel::read() const {
     s.gradient.chunks = chunks_->value();
     s.input.cpuCores = hostCores_->value();
     s.input.decodedCache = decodedCache_->isChecked();
-    s.input.prefetchBatches = prefetch_->value();
     return s;
 }
 
@@ -382,7 +375,6 @@ void ControlPanel::setScenario(const Scenario& s) {
     chunks_->setValue(s.gradient.chunks);
     hostCores_->setValue(s.input.cpuCores);
     decodedCache_->setChecked(s.input.decodedCache);
-    prefetch_->setValue(s.input.prefetchBatches);
     updating_ = false;
 }
 

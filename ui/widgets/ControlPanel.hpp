@@ -68,7 +68,6 @@ private:
     QComboBox* evalMode_ = nullptr;
     QDoubleSpinBox* hostCores_ = nullptr;
     QCheckBox* decodedCache_ = nullptr;
-    QSpinBox* prefetch_ = nullptr;
     std::map<QString, QLabel*> problems_; // by group
 };
 
