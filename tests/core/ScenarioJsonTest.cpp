@@ -110,6 +110,35 @@ TEST(ScenarioJson, BadFilesNameTheFieldAndLine) {
     EXPECT_EQ(errorOf("[1, 2]").field(), "config");
 }
 
+// The keys the predictive model added: sequence length, batch-norm group, overlap policy.
+TEST(ScenarioJson, ModelKeysRoundTripAndActOnTheResult) {
+    const Scenario s = parseScenario(R"({"preset": "mlperf07-bert-tf-4096", "sequence_length": 128,
+        "gradient": {"overlap": "bucketed", "bucket_MiB": 16}})", "test.json");
+    EXPECT_EQ(s.sequenceLength, 128);
+    EXPECT_EQ(s.gradient.overlap, GradientOverlap::Bucketed);
+    EXPECT_DOUBLE_EQ(s.gradient.bucketMiB, 16);
+    const Scenario again = parseScenario(toJson(s).dump(), "again.json");
+    EXPECT_EQ(toJson(again), toJson(s));
+    // A quarter of the tokens: less than half the compute per step (each kernel's fixed cost stays).
+    EXPECT_LT(simulateTraining(s).breakdown.compute,
+              0.5 * simulateTraining(loadPreset("mlperf07-bert-tf-4096").scenario).breakdown.compute);
+    const Scenario grouped = parseScenario(R"({"preset": "mlperf07-resnet50-tf-4096", "batch_norm_group": 16})", "t.json");
+    EXPECT_EQ(grouped.batchNormGroup, 16);
+}
+
+TEST(ScenarioJson, BadModelKeysNameTheField) {
+    EXPECT_EQ(errorOf(R"({"preset": "mlperf07-resnet50-tf-4096", "sequence_length": 128})").field(),
+              "sequence_length"); // images have no sequence length
+    EXPECT_EQ(errorOf(R"({"preset": "mlperf07-bert-tf-4096", "sequence_length": 1024})").field(),
+              "sequence_length"); // beyond BERT's 512 positions
+    EXPECT_EQ(errorOf(R"({"preset": "mlperf07-resnet50-tf-4096", "batch_norm_group": 6})").field(),
+              "batch_norm_group");
+    EXPECT_EQ(errorOf(R"({"preset": "mlperf07-bert-tf-4096", "gradient": {"overlap": "sometimes"}})").field(),
+              "gradient.overlap");
+    EXPECT_EQ(errorOf(R"({"preset": "mlperf07-bert-tf-4096", "gradient": {"bucket_MiB": 0}})").field(),
+              "gradient.bucket_MiB");
+}
+
 TEST(ScenarioJson, SavingIsAtomicAndFailsWithoutTouchingFiles) {
     TempDir dir;
     const auto path = dir.path / "config.json";
