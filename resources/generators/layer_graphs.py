@@ -77,23 +77,29 @@ def out_size(size, stride):
 # conv0 with space-to-depth (4x4 kernel on 112x112x12), batch norm + ReLU after every
 # convolution, projection shortcuts on the first block of each group.
 
-def bottleneck_groups(layers, prefix_group, h, cin, groups, bn="batch", spatial="split"):
+def bottleneck_groups(layers, prefix, h, w, cin, groups, bn="batch", feats=None):
+    """ResNet v1.5 bottleneck groups (stride on the 3x3) on an h x w map; `feats` collects each
+    group's output map for an FPN."""
     for g, (mid, blocks, stride) in enumerate(groups, start=1):
-        group = f"{prefix_group}group{g}"
+        group = f"{prefix}group{g}"
         for blk in range(1, blocks + 1):
             s = stride if blk == 1 else 1
-            h_out = out_size(h, s)
+            ho, wo = out_size(h, s), out_size(w, s)
             base = f"{group}.block{blk}"
             if blk == 1:
-                layers.append(conv(base + ".shortcut", group, h_out, h_out, cin, 4 * mid, 1, s,
-                                   bn=bn, act="none", spatial=spatial))
-            layers.append(conv(base + ".conv1", group, h, h, cin, mid, 1, bn=bn, spatial=spatial))
-            layers.append(conv(base + ".conv2", group, h_out, h_out, mid, mid, 3, s, bn=bn,
-                               spatial=spatial))
-            layers.append(conv(base + ".conv3", group, h_out, h_out, mid, 4 * mid, 1, bn=bn,
-                               residual=True, spatial=spatial))
-            cin, h = 4 * mid, h_out
+                layers.append(conv(base + ".shortcut", group, ho, wo, cin, 4 * mid, 1, s, bn=bn,
+                                   act="none"))
+            layers.append(conv(base + ".conv1", group, h, w, cin, mid, 1, bn=bn))
+            layers.append(conv(base + ".conv2", group, ho, wo, mid, mid, 3, s, bn=bn))
+            layers.append(conv(base + ".conv3", group, ho, wo, mid, 4 * mid, 1, bn=bn,
+                               residual=True))
+            cin, h, w = 4 * mid, ho, wo
+        if feats is not None:
+            feats[g + 1] = (h, w, cin)
     return cin, h
+
+
+RESNET50_GROUPS = [(64, 3, 1), (128, 4, 2), (256, 6, 2), (512, 3, 2)]
 
 
 def resnet50():
@@ -101,8 +107,7 @@ def resnet50():
         conv("conv0", "stem", 112, 112, 12, 64, 4, fold=True),
         {"name": "maxpool", "group": "stem", "type": "pool", "h": 56, "w": 56, "c": 64, "k": 3},
     ]
-    c, h = bottleneck_groups(layers, "", 56, 64,
-                             [(64, 3, 1), (128, 4, 2), (256, 6, 2), (512, 3, 2)])
+    c, h = bottleneck_groups(layers, "", 56, 56, 64, RESNET50_GROUPS)
     layers += [
         elementwise("avgpool", "head", h * h * c, 1, passes=1),
         dense("fc", "head", 1, c, 1000),
@@ -333,24 +338,9 @@ def maskrcnn():
     layers = [conv("conv0", "backbone.stem", H // 2, W // 2, 12, 64, 4, bn="frozen", fold=True),
               {"name": "maxpool", "group": "backbone.stem", "type": "pool", "h": H // 4,
                "w": W // 4, "c": 64, "k": 3}]
-    cin, h, w = 64, H // 4, W // 4
     feats = {}
-    for g, (mid, blocks, stride) in enumerate([(64, 3, 1), (128, 4, 2), (256, 6, 2),
-                                                 (512, 3, 2)], start=1):
-        group = f"backbone.group{g}"
-        for blk in range(1, blocks + 1):
-            s = stride if blk == 1 else 1
-            ho, wo = out_size(h, s), out_size(w, s)
-            base = f"{group}.block{blk}"
-            if blk == 1:
-                layers.append({**conv(base + ".shortcut", group, ho, wo, cin, 4 * mid, 1, s,
-                                      bn="frozen", act="none")})
-            layers.append(conv(base + ".conv1", group, h, w, cin, mid, 1, bn="frozen"))
-            layers.append(conv(base + ".conv2", group, ho, wo, mid, mid, 3, s, bn="frozen"))
-            layers.append(conv(base + ".conv3", group, ho, wo, mid, 4 * mid, 1, bn="frozen",
-                               residual=True))
-            cin, h, w = 4 * mid, ho, wo
-        feats[g + 1] = (h, w, cin)
+    bottleneck_groups(layers, "backbone.", H // 4, W // 4, 64, RESNET50_GROUPS, bn="frozen",
+                      feats=feats)
     # FPN: lateral 1x1 to 256 channels, top-down nearest upsampling + add, 3x3 output convs.
     for level in (5, 4, 3, 2):
         fh, fw, fc = feats[level]
