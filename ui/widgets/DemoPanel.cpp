@@ -7,11 +7,11 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSlider>
 #include <QStyle>
 #include <QToolButton>
 #include <QVBoxLayout>
-
 #include <cmath>
 
 namespace podscope::ui {
@@ -28,7 +28,17 @@ int frameAt(double fraction, int frames) {
 
 DemoPanel::DemoPanel(QWidget* parent)
     : QWidget(parent) {
-    auto* column = new QVBoxLayout(this);
+    // A long caption scrolls; the buttons stay in sight below it whatever the window's height.
+    auto* outer = new QVBoxLayout(this);
+    auto* scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto* content = new QWidget;
+    scroll->setWidget(content);
+    outer->addWidget(scroll, 1);
+    auto* column = new QVBoxLayout(content);
+    column->setContentsMargins(0, 0, 0, 0);
     title_ = new QLabel;
     title_->setWordWrap(true);
     QFont big = title_->font();
@@ -79,7 +89,7 @@ DemoPanel::DemoPanel(QWidget* parent)
     buttons->addWidget(next_);
     buttons->addStretch(1);
     buttons->addWidget(leave_);
-    column->addLayout(buttons);
+    outer->addLayout(buttons);
 
     connect(back_, &QPushButton::clicked, this, &DemoPanel::backClicked);
     connect(next_, &QPushButton::clicked, this, &DemoPanel::nextClicked);
@@ -125,6 +135,20 @@ void DemoPanel::showStep(const DemoScript& script, int index) {
     const int frame = frameAt(step.timeFraction, blocks_->frameCount());
     blocks_->setFrame(frame);
     frames_->setValue(frame);
+}
+
+void DemoPanel::setPresentation(bool on) {
+    // Readable from the back of a classroom: the caption about twice the interface's size.
+    const double base = font().pointSizeF();
+    QFont title = title_->font();
+    title.setPointSizeF(base * (on ? 1.9 : 1.25));
+    title_->setFont(title);
+    QFont step = step_->font();
+    step.setPointSizeF(base * (on ? 1.6 : 1.0));
+    step_->setFont(step);
+    QFont caption = caption_->font();
+    caption.setPointSizeF(base * (on ? 1.75 : 1.0));
+    caption_->setFont(caption);
 }
 
 void DemoPanel::setBusy(bool busy) { busy_->setVisible(busy); }

@@ -23,6 +23,9 @@ public:
 
     // Shows step `index` of `script`; computes the step's data blocks when it has them.
     void showStep(const DemoScript& script, int index);
+    // Large fonts for a projector (the presentation layout), or the normal ones.
+    void setPresentation(bool on);
+    QLabel* captionLabel() const { return caption_; }
     // "Preparing ..." until the step's configuration is analysed and on screen.
     void setBusy(bool busy);
     bool busy() const;
