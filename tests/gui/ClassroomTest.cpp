@@ -73,7 +73,12 @@ private:
         auto window = std::make_unique<MainWindow>(scenario, true);
         window->resize(size);
         window->show();
-        return QTest::qWaitForWindowExposed(window.get()) ? std::move(window) : nullptr;
+        // Keys go to the active window, as they do for a user.
+        window->activateWindow();
+        return QTest::qWaitForWindowExposed(window.get()) &&
+                       QTest::qWaitForWindowActive(window.get())
+                   ? std::move(window)
+                   : nullptr;
     }
 
     // Presses `key` in the window and waits until demo step `step` (0-based) is on screen.
@@ -135,6 +140,13 @@ private slots:
                  qPrintable(QString("minimum %1x%2").arg(minimum.width()).arg(minimum.height())));
         QCOMPARE(window.size(), size);
         checkDemoControls(window);
+        // The configuration panel is as narrow as its dock: no field cut at the right edge.
+        const ControlPanel* panel = window.explorer()->controls();
+        QVERIFY2(panel->minimumSizeHint().width() <= panel->parentWidget()->width(),
+                 qPrintable(QString("panel needs %1 pixels, its dock shows %2")
+                                .arg(panel->minimumSizeHint().width())
+                                .arg(panel->parentWidget()->width())));
+        QVERIFY(wholyVisible(window.headline(), &window));
     }
 
     // Every demo from its first step to its last and back, by keyboard alone, at both sizes,
@@ -256,6 +268,10 @@ private slots:
         QVERIFY(!window.presentation());
         QTest::keyClick(&window, Qt::Key_F11);
         QVERIFY(!(window.windowState() & Qt::WindowFullScreen));
+        // Closing the demo's panel (its title bar's button) is leaving the demo.
+        player.dock()->close();
+        QVERIFY(!player.active());
+        QVERIFY(!player.nextAction()->isEnabled());
     }
 
     // A before/after step draws both on one scale, and the pair keeps that scale.

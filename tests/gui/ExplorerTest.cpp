@@ -247,11 +247,11 @@ private slots:
             const QString percent =
                 QString::number(std::abs(change), 'f', std::abs(change) < 10 ? 1 : 0);
             QVERIFY2(
-                lines[static_cast<qsizetype>(i)].contains("time to train " +
+                lines[static_cast<qsizetype>(i)].endsWith(": " +
                                                           QString(change < -0.05  ? "−"
                                                                   : change > 0.05 ? "+"
                                                                                   : "") +
-                                                          percent + " %"),
+                                                          percent + QString("\u00a0%")),
                 qPrintable(lines[static_cast<qsizetype>(i)] + " / " + QString::number(change)));
         }
         // Try applies the what-if as an edit of its own.

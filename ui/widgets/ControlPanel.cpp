@@ -196,8 +196,10 @@ void ControlPanel::build() {
     hostCores_->setDecimals(0);
     hostCores_->setSpecialValueText(tr("platform default"));
     hostCores_->setToolTip(tr("CPU cores per host for reading, decoding, augmenting and batching (8 chips per host)"));
-    decodedCache_ = new QCheckBox(tr("Decoded-example cache in host RAM"), this);
-    decodedCache_->setToolTip(tr("Skip decoding each step (the paper caches decoded JPEGs above 2048 replicas)"));
+    decodedCache_ = new QCheckBox(tr("Decoded-example cache"), this);
+    decodedCache_->setToolTip(
+        tr("Decoded examples cached in host RAM: skip decoding each step (the paper caches "
+           "decoded JPEGs above 2048 replicas)"));
     prefetch_ = new QSpinBox(this);
     prefetch_->setRange(1, 1000);
     prefetch_->setSuffix(tr(" batches"));
@@ -220,6 +222,12 @@ void ControlPanel::build() {
                 [this, cost, stage = stages[i]] { emitEdit(cost, tr("%1 cost").arg(stage)); });
     }
     column->addStretch(1);
+    // Long entries ("4096 chips (128x32, wrap y)") are elided rather than widening the panel:
+    // the window fits a 1024-pixel screen.
+    for (auto* box : findChildren<QComboBox*>()) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(8);
+    }
 
     auto comboEdit = [this](QComboBox* box, const QString& what) {
         connect(box, &QComboBox::currentIndexChanged, this,

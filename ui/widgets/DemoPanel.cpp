@@ -28,15 +28,16 @@ int frameAt(double fraction, int frames) {
 
 DemoPanel::DemoPanel(QWidget* parent)
     : QWidget(parent) {
-    // A long caption scrolls; the buttons stay in sight below it whatever the window's height.
+    // A long caption scrolls; the data blocks take the room below it, and the buttons stay in
+    // sight at the bottom whatever the window's height.
     auto* outer = new QVBoxLayout(this);
-    auto* scroll = new QScrollArea;
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    text_ = new QScrollArea;
+    text_->setWidgetResizable(true);
+    text_->setFrameShape(QFrame::NoFrame);
+    text_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto* content = new QWidget;
-    scroll->setWidget(content);
-    outer->addWidget(scroll, 1);
+    text_->setWidget(content);
+    outer->addWidget(text_);
     auto* column = new QVBoxLayout(content);
     column->setContentsMargins(0, 0, 0, 0);
     title_ = new QLabel;
@@ -60,6 +61,7 @@ DemoPanel::DemoPanel(QWidget* parent)
     column->addWidget(step_);
     column->addWidget(caption_);
     column->addWidget(busy_);
+    column->addStretch(1);
 
     blocksBox_ = new QWidget;
     auto* blocksColumn = new QVBoxLayout(blocksBox_);
@@ -76,9 +78,8 @@ DemoPanel::DemoPanel(QWidget* parent)
     frameRow->addWidget(play_);
     frameRow->addWidget(frames_, 1);
     blocksColumn->addLayout(frameRow);
-    column->addWidget(blocksBox_, 1);
+    outer->addWidget(blocksBox_, 1);
     blocksBox_->setVisible(false);
-    column->addStretch(0);
 
     auto* buttons = new QHBoxLayout;
     back_ = new QPushButton(tr("< Back"));
@@ -125,6 +126,7 @@ void DemoPanel::showStep(const DemoScript& script, int index) {
     next_->setEnabled(index + 1 < static_cast<int>(script.steps.size()));
     play_->setChecked(false);
     blocksBox_->setVisible(step.dataBlocks);
+    fitCaption();
     if (!step.dataBlocks) {
         return;
     }
@@ -149,9 +151,28 @@ void DemoPanel::setPresentation(bool on) {
     QFont caption = caption_->font();
     caption.setPointSizeF(base * (on ? 1.75 : 1.0));
     caption_->setFont(caption);
+    fitCaption();
 }
 
 void DemoPanel::setBusy(bool busy) { busy_->setVisible(busy); }
+
+void DemoPanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitCaption();
+}
+
+void DemoPanel::fitCaption() {
+    // Beside the data blocks the caption keeps the height its text needs (up to half the
+    // panel; beyond, it scrolls), rather than the blocks taking all the room.
+    int wanted = 0;
+    if (!blocksBox_->isHidden()) {
+        const int textWidth = std::max(1, text_->viewport()->width());
+        wanted = std::min(text_->widget()->heightForWidth(textWidth) + 2, height() / 2);
+    }
+    if (text_->minimumHeight() != wanted) {
+        text_->setMinimumHeight(wanted);
+    }
+}
 
 bool DemoPanel::busy() const { return !busy_->isHidden(); }
 

@@ -7,6 +7,7 @@
 
 class QLabel;
 class QPushButton;
+class QScrollArea;
 class QSlider;
 class QToolButton;
 
@@ -43,7 +44,13 @@ signals:
     void nextClicked();
     void leaveClicked();
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
+    void fitCaption();
+
+    QScrollArea* text_ = nullptr;
     QLabel* title_ = nullptr;
     QLabel* step_ = nullptr;
     QLabel* caption_ = nullptr;

@@ -12,6 +12,7 @@
 #include <QAction>
 #include <QDir>
 #include <QDockWidget>
+#include <QEvent>
 #include <QFileDialog>
 #include <QMenu>
 #include <QMenuBar>
@@ -46,12 +47,9 @@ DemoPlayer::DemoPlayer(MainWindow& window, Explorer& explorer)
     connect(panel_, &DemoPanel::backClicked, this, &DemoPlayer::back);
     connect(panel_, &DemoPanel::nextClicked, this, &DemoPlayer::next);
     connect(panel_, &DemoPanel::leaveClicked, this, &DemoPlayer::leave);
-    // Closing the dock is leaving the demo.
-    connect(dock_->toggleViewAction(), &QAction::toggled, this, [this](bool visible) {
-        if (!visible && active()) {
-            leave();
-        }
-    });
+    // Closing the dock is leaving the demo; the window hiding it for a while (restoring a
+    // layout) is not.
+    dock_->installEventFilter(this);
     connect(&explorer_, &Explorer::analysisShown, this, &DemoPlayer::checkReady);
     connect(&window_, &MainWindow::runShown, this, &DemoPlayer::checkReady);
     auto fail = [this](const QString& message) {
@@ -74,6 +72,13 @@ DemoPlayer::DemoPlayer(MainWindow& window, Explorer& explorer)
             panel_->setBusy(false);
         }
     });
+}
+
+bool DemoPlayer::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == dock_ && event->type() == QEvent::Close && active()) {
+        leave();
+    }
+    return QObject::eventFilter(watched, event);
 }
 
 QString DemoPlayer::userDemoFolder() {
@@ -150,7 +155,10 @@ void DemoPlayer::start(DemoScript script, int step) {
                 window_.resizeDocks({charts}, {window_.height() * 2 / 5}, Qt::Vertical);
             }
             if (auto* legend = window_.findChild<QDockWidget*>("legendDock"); legend && legend->isVisible()) {
-                window_.resizeDocks({legend, dock_}, {220, 1000}, Qt::Vertical);
+                // The legends whole (their own height), the demo the rest of the column.
+                const int legendHeight = window_.legendDockHeight();
+                window_.resizeDocks({legend, dock_},
+                                    {legendHeight, window_.height() - legendHeight}, Qt::Vertical);
             }
         });
     }

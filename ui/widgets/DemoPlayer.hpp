@@ -51,6 +51,9 @@ public:
     QAction* backAction() const { return backAction_; }
     void setPresentation(bool on);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 signals:
     // Step `step` is on screen: configuration analysed, charts and 3-D view updated.
     void stepShown(int step);

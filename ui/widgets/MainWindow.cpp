@@ -23,6 +23,7 @@
 #include <QSettings>
 #include <QSlider>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTimer>
@@ -234,6 +235,10 @@ void MainWindow::buildControls() {
     cancel_ = new QPushButton(tr("Cancel"), this);
     cancel_->setVisible(false);
     statusBar()->addWidget(status_, 1);
+    // A temporary message (hover, a demo step) takes the place of what was simulated; the
+    // status bar hides it only when the window is already shown, so this says it outright.
+    connect(statusBar(), &QStatusBar::messageChanged, status_,
+            [this](const QString& message) { status_->setVisible(message.isEmpty()); });
     statusBar()->addPermanentWidget(headline_);
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(cancel_);
@@ -354,6 +359,13 @@ void MainWindow::setSpacePlays(bool plays) {
 
 void MainWindow::setHeadline(const QString& text) {
     headline_->setText(text);
+}
+
+int MainWindow::legendDockHeight() const {
+    const int title = fontMetrics().height() + 8;
+    const int margins = 2 * style()->pixelMetric(QStyle::PM_LayoutTopMargin) + 2 * 6;
+    return title + margins + linkLegend_->sizeHint().height() + chipLegend_->sizeHint().height() +
+           fontMetrics().height() * 3;
 }
 
 QLabel* MainWindow::staleMarkLabel() {

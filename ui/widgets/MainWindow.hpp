@@ -88,6 +88,8 @@ public:
     // Space plays and pauses the replay, except while a demo uses it for its next step.
     void setSpacePlays(bool plays);
     QLabel* viewCaption() const { return caption_; }
+    // The height the legend dock needs to show both legends and a line of details.
+    int legendDockHeight() const;
 
 signals:
     // A simulation result is on screen (scene built, first frame coloured).

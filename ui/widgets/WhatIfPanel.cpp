@@ -18,7 +18,7 @@ QString percentChange(double now, double before) {
     return (change < -0.05  ? QStringLiteral("\u2212")
             : change > 0.05 ? QStringLiteral("+")
                             : QString()) +
-           number + QStringLiteral(" %");
+           number + QStringLiteral("\u00a0%"); // a no-break space: never "5.5" and "%" on two lines
 }
 
 QString capitalised(QString text) {
@@ -31,9 +31,11 @@ QString capitalised(QString text) {
 } // namespace
 
 WhatIfPanel::WhatIfPanel(QWidget* parent)
-    : QGroupBox(tr("What if"), parent) {
+    : QGroupBox(tr("What if: time to train"), parent) {
     grid_ = new QGridLayout(this);
     grid_->setColumnStretch(0, 1);
+    grid_->setVerticalSpacing(2);
+    grid_->setContentsMargins(6, 2, 6, 2);
     setToolTip(tr("The model's answer for one change to this configuration; Try applies it (Edit > "
                   "Undo takes it back)"));
 }
@@ -47,16 +49,19 @@ void WhatIfPanel::setWhatIfs(const std::vector<WhatIf>& whatIfs, const TrainingR
     int row = 0;
     for (const WhatIf& w : whatIfs) {
         const TrainingResult& r = w.result;
-        auto* label = new QLabel(tr("%1: time to train %2, step %3")
+        auto* label = new QLabel(tr("%1: %2")
                                      .arg(capitalised(QString::fromStdString(w.label)))
-                                     .arg(percentChange(r.timeToTrainS, now.timeToTrainS))
-                                     .arg(percentChange(r.stepTimeS, now.stepTimeS)));
+                                     .arg(percentChange(r.timeToTrainS, now.timeToTrainS)));
         label->setWordWrap(true);
-        label->setToolTip(tr("%1 s to train, %2 ms per step, bottleneck %3")
+        label->setToolTip(tr("%1 s to train (%2), %3 ms per step (%4), bottleneck %5")
                               .arg(r.timeToTrainS, 0, 'f', 1)
+                              .arg(percentChange(r.timeToTrainS, now.timeToTrainS))
                               .arg(r.stepTimeS * 1e3, 0, 'f', 2)
+                              .arg(percentChange(r.stepTimeS, now.stepTimeS))
                               .arg(QString::fromStdString(r.bottleneck)));
         auto* button = new QPushButton(tr("Try"));
+        button->setFlat(false);
+        button->setMaximumHeight(button->fontMetrics().height() + 8);
         button->setToolTip(tr("Apply: %1").arg(QString::fromStdString(w.label)));
         connect(button, &QPushButton::clicked, this,
                 [this, scenario = w.scenario, what = QString::fromStdString(w.label)] {
