@@ -6,11 +6,16 @@
 namespace podscope::ui {
 namespace {
 
-// How far alternate blocks are mixed towards white.
-constexpr float kAlternateLightening = 0.45f;
+// How far alternate blocks are mixed towards black (light colours) or white (dark ones).
+constexpr float kAlternateShift = 0.45f;
 
-std::uint8_t towardsWhite(std::uint8_t value) {
-    return static_cast<std::uint8_t>(std::lround(value + (255 - value) * kAlternateLightening));
+Rgb shifted(Rgb c) {
+    const bool light = 0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b > 110;
+    const auto towards = [light](std::uint8_t v) {
+        const float target = light ? 0.0f : 255.0f;
+        return static_cast<std::uint8_t>(std::lround(v + (target - v) * kAlternateShift));
+    };
+    return {towards(c.r), towards(c.g), towards(c.b)};
 }
 
 std::string capitalised(std::string text) {
@@ -30,8 +35,7 @@ Rgb groupColor(int group, int count, bool alternate) {
     const float at =
         (static_cast<float>(std::clamp(group, 0, count - 1)) + 0.5f) / static_cast<float>(count);
     const Rgb color = colorMapAt(ColorMap::GroupIndex, at);
-    return alternate ? Rgb{towardsWhite(color.r), towardsWhite(color.g), towardsWhite(color.b)}
-                     : color;
+    return alternate ? shifted(color) : color;
 }
 
 Legend groupLegend(const std::string& noun, int count) {
@@ -44,12 +48,12 @@ Legend groupLegend(const std::string& noun, int count) {
         }
         return legend;
     }
-    legend.title = capitalised(noun) + " index (" + std::to_string(count) + " " + noun + "s)";
+    legend.title = capitalised(noun) + " index";
     legend.continuous = true;
     legend.map = ColorMap::GroupIndex;
     legend.minimum = 0;
     legend.maximum = count;
-    legend.note = "every other " + noun + " lighter";
+    legend.note = std::to_string(count) + " " + noun + "s; neighbours alternate in shade";
     return legend;
 }
 
