@@ -60,7 +60,8 @@ TEST(WhatIf, EachChangesOneSettingOfTheConfiguration) {
 TEST(WhatIf, TwiceTheBandwidthHalvesOnlyTheBandwidthPartOfTheSum) {
     const Scenario base = loadPreset("mlperf07-bert-jax-4096").scenario;
     const TrainingResult now = simulateTraining(base);
-    const WhatIf* faster = find(whatIfs(base), "link_bandwidth_x2");
+    const auto list = whatIfs(base);
+    const WhatIf* faster = find(list, "link_bandwidth_x2");
     ASSERT_NE(faster, nullptr);
     EXPECT_DOUBLE_EQ(*faster->scenario.linkBandwidthGBps,
                      2 * 82.0); // TPU-v3: 82 GB/s per direction
@@ -75,10 +76,12 @@ TEST(WhatIf, ToggledTwiceIsTheConfigurationAgain) {
     const Scenario base = loadPreset("mlperf07-resnet50-tf-4096").scenario;
     const TrainingResult now = simulateTraining(base);
     for (const std::string key : {"decoded_cache_off", "wus_on"}) {
-        const WhatIf* once = find(whatIfs(base), key);
+        const auto first = whatIfs(base);
+        const WhatIf* once = find(first, key);
         ASSERT_NE(once, nullptr) << key;
         const std::string back = key == "wus_on" ? "wus_off" : "decoded_cache_on";
-        const WhatIf* twice = find(whatIfs(once->scenario), back);
+        const auto second = whatIfs(once->scenario);
+        const WhatIf* twice = find(second, back);
         ASSERT_NE(twice, nullptr) << back;
         EXPECT_TRUE(changedKeys(base, twice->scenario).empty()) << back;
         EXPECT_DOUBLE_EQ(twice->result.timeToTrainS, now.timeToTrainS) << back;

@@ -245,8 +245,8 @@ void ControlPanel::build() {
     });
     comboEdit(topology_, tr("slice"));
     comboEdit(globalBatch_, tr("global batch"));
-    comboEdit(modelParallel_, tr("model parallel"));
-    comboEdit(modelParallelKind_, tr("model-parallel kind"));
+    comboEdit(modelParallel_, tr("cores per replica"));
+    comboEdit(modelParallelKind_, tr("model parallelism"));
     comboEdit(precision_, tr("precision"));
     comboEdit(algorithm_, tr("algorithm"));
     connect(linkBandwidth_, &QDoubleSpinBox::valueChanged, this,
