@@ -147,8 +147,8 @@ void DemoPlayer::start(DemoScript script, int step) {
         // The right column runs the full height, beside the charts rather than above them.
         window_.setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
         QTimer::singleShot(0, this, [this] {
-            // A third of a small screen, more in the presentation layout (no configuration panel).
-            const int width = window_.presentation() ? window_.width() * 2 / 5
+            // About a third of the window, at most 460 pixels beside the configuration panel.
+            const int width = window_.presentation() ? window_.width() / 3
                                                      : std::min(460, window_.width() * 9 / 25);
             window_.resizeDocks({dock_}, {width}, Qt::Horizontal);
             if (auto* charts = window_.findChild<QDockWidget*>("chartDock"); charts && charts->isVisible()) {

@@ -342,7 +342,7 @@ void MainWindow::setPresentation(bool on) {
             }
             resizeDocks({charts}, {height() * 2 / 5}, Qt::Vertical);
             if (demo->isVisible()) {
-                resizeDocks({demo}, {width() * 2 / 5}, Qt::Horizontal);
+                resizeDocks({demo}, {width() / 3}, Qt::Horizontal);
             }
         });
     } else {
