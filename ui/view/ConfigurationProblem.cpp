@@ -87,11 +87,8 @@ std::optional<ConfigurationProblem::Suggestion> batchSuggestion(const Scenario& 
     }
     const std::string batch = std::to_string(fixed.globalBatch);
     return ConfigurationProblem::Suggestion{
-        "The nearest global batch that gives each of the " + std::to_string(replicas) +
-            " replicas the same number of "
-            "examples is " +
-            batch + " (" + std::to_string(examples) + (examples == 1 ? " example" : " examples") +
-            " per replica).",
+        "The nearest batch that divides evenly: " + batch + " (" + std::to_string(examples) +
+            (examples == 1 ? " example" : " examples") + " per replica).",
         "Use " + batch, fixed};
 }
 

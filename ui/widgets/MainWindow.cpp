@@ -370,8 +370,7 @@ int MainWindow::legendDockHeight() const {
 
 QLabel* MainWindow::staleMarkLabel() {
     auto* label = new QLabel(
-        tr("Showing the last valid result: the configuration is refused (see the explanation in "
-           "the Configuration panel)"));
+        tr("Showing the last valid result: this configuration is refused (see Configuration)"));
     label->setObjectName("staleMark");
     label->setWordWrap(true);
     label->setStyleSheet(
