@@ -136,6 +136,12 @@ private slots:
         QVERIFY(shown.wait(kStepTimeoutMs));
         QTest::qWait(100); // the docks take their sizes once laid out
         const QSize minimum = window.minimumSizeHint().expandedTo(window.minimumSize());
+        qInfo("window minimum %dx%d; configuration panel %d, 3-D view %d, demo panel %d pixels "
+              "wide at least",
+              minimum.width(), minimum.height(),
+              window.explorer()->controls()->minimumSizeHint().width(),
+              window.centralWidget()->minimumSizeHint().width(),
+              window.demos()->dock()->minimumSizeHint().width());
         QVERIFY2(minimum.width() <= size.width() && minimum.height() <= size.height(),
                  qPrintable(QString("minimum %1x%2").arg(minimum.width()).arg(minimum.height())));
         QCOMPARE(window.size(), size);
