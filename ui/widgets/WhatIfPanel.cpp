@@ -2,7 +2,6 @@
 
 #include <QGridLayout>
 #include <QLabel>
-#include <QLayoutItem>
 #include <QPushButton>
 
 namespace podscope::ui {
@@ -41,43 +40,52 @@ WhatIfPanel::WhatIfPanel(QWidget* parent)
 }
 
 void WhatIfPanel::setWhatIfs(const std::vector<WhatIf>& whatIfs, const TrainingResult& now) {
-    while (QLayoutItem* item = grid_->takeAt(0)) {
-        delete item->widget();
-        delete item;
+    // Rows are made once and reused: the panel changes with every analysis, and building
+    // widgets each time would cost the event loop.
+    while (rows_.size() < whatIfs.size()) {
+        Row row;
+        row.label = new QLabel;
+        row.label->setWordWrap(true);
+        row.button = new QPushButton(tr("Try"));
+        row.button->setMaximumHeight(row.button->fontMetrics().height() + 8);
+        const std::size_t index = rows_.size();
+        connect(row.button, &QPushButton::clicked, this, [this, index] {
+            if (index < shown_.size()) {
+                emit tryRequested(shown_[index].scenario,
+                                  QString::fromStdString(shown_[index].label));
+            }
+        });
+        grid_->addWidget(row.label, static_cast<int>(index), 0);
+        grid_->addWidget(row.button, static_cast<int>(index), 1, Qt::AlignTop);
+        rows_.push_back(row);
     }
-    labels_.clear();
-    int row = 0;
-    for (const WhatIf& w : whatIfs) {
+    shown_ = whatIfs;
+    for (std::size_t i = 0; i < rows_.size(); ++i) {
+        const bool used = i < whatIfs.size();
+        rows_[i].label->setVisible(used);
+        rows_[i].button->setVisible(used);
+        if (!used) {
+            continue;
+        }
+        const WhatIf& w = whatIfs[i];
         const TrainingResult& r = w.result;
-        auto* label = new QLabel(tr("%1: %2")
-                                     .arg(capitalised(QString::fromStdString(w.label)))
-                                     .arg(percentChange(r.timeToTrainS, now.timeToTrainS)));
-        label->setWordWrap(true);
-        label->setToolTip(tr("%1 s to train (%2), %3 ms per step (%4), bottleneck %5")
-                              .arg(r.timeToTrainS, 0, 'f', 1)
-                              .arg(percentChange(r.timeToTrainS, now.timeToTrainS))
-                              .arg(r.stepTimeS * 1e3, 0, 'f', 2)
-                              .arg(percentChange(r.stepTimeS, now.stepTimeS))
-                              .arg(QString::fromStdString(r.bottleneck)));
-        auto* button = new QPushButton(tr("Try"));
-        button->setFlat(false);
-        button->setMaximumHeight(button->fontMetrics().height() + 8);
-        button->setToolTip(tr("Apply: %1").arg(QString::fromStdString(w.label)));
-        connect(button, &QPushButton::clicked, this,
-                [this, scenario = w.scenario, what = QString::fromStdString(w.label)] {
-                    emit tryRequested(scenario, what);
-                });
-        grid_->addWidget(label, row, 0);
-        grid_->addWidget(button, row, 1, Qt::AlignTop);
-        labels_.push_back(label);
-        ++row;
+        rows_[i].label->setText(tr("%1: %2")
+                                    .arg(capitalised(QString::fromStdString(w.label)))
+                                    .arg(percentChange(r.timeToTrainS, now.timeToTrainS)));
+        rows_[i].label->setToolTip(tr("%1 s to train (%2), %3 ms per step (%4), bottleneck %5")
+                                       .arg(r.timeToTrainS, 0, 'f', 1)
+                                       .arg(percentChange(r.timeToTrainS, now.timeToTrainS))
+                                       .arg(r.stepTimeS * 1e3, 0, 'f', 2)
+                                       .arg(percentChange(r.stepTimeS, now.stepTimeS))
+                                       .arg(QString::fromStdString(r.bottleneck)));
+        rows_[i].button->setToolTip(tr("Apply: %1").arg(QString::fromStdString(w.label)));
     }
 }
 
 QStringList WhatIfPanel::lines() const {
     QStringList list;
-    for (const QLabel* label : labels_) {
-        list << label->text();
+    for (std::size_t i = 0; i < shown_.size(); ++i) {
+        list << rows_[i].label->text();
     }
     return list;
 }

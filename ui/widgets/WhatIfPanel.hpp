@@ -7,6 +7,7 @@
 
 class QGridLayout;
 class QLabel;
+class QPushButton;
 
 namespace podscope::ui {
 
@@ -27,8 +28,13 @@ signals:
     void tryRequested(const podscope::Scenario& scenario, const QString& what);
 
 private:
+    struct Row {
+        QLabel* label = nullptr;
+        QPushButton* button = nullptr;
+    };
     QGridLayout* grid_ = nullptr;
-    std::vector<QLabel*> labels_;
+    std::vector<Row> rows_;
+    std::vector<WhatIf> shown_;
 };
 
 } // namespace podscope::ui
