@@ -1,12 +1,11 @@
 #include "SimulateCommand.hpp"
 
 #include "TextFormat.hpp"
-#include "common/InputError.hpp"
 #include "common/Limits.hpp"
-#include "topology/Hardware.hpp"
 #include "training/ScenarioJson.hpp"
 #include "training/StepModel.hpp"
 #include "training/TrainingJson.hpp"
+#include "training/WhatIf.hpp"
 
 #include <CLI/CLI.hpp>
 #include <ostream>
@@ -27,32 +26,6 @@ CLI::App* addSimulateCommand(CLI::App& app, SimulateOptions& o) {
 }
 
 namespace {
-
-struct WhatIf {
-    std::string name;
-    TrainingResult result;
-};
-
-std::vector<WhatIf> whatIfs(const Scenario& s, const TrainingResult& base, double linkGBps) {
-    std::vector<WhatIf> list;
-    Scenario faster = s;
-    faster.linkBandwidthGBps = 2 * linkGBps;
-    list.push_back({"link_bandwidth_x2", simulateTraining(faster)});
-    if (loadWorkload(s.workload).input.decodeS > 0) {
-        Scenario cache = s;
-        cache.input.decodedCache = !s.input.decodedCache;
-        list.push_back({s.input.decodedCache ? "decoded_cache_off" : "decoded_cache_on",
-                        simulateTraining(cache)});
-    }
-    Scenario wus = s;
-    wus.weightUpdateSharding = !s.weightUpdateSharding;
-    try {
-        list.push_back({s.weightUpdateSharding ? "wus_off" : "wus_on", simulateTraining(wus)});
-    } catch (const InputError&) {
-    }
-    (void)base;
-    return list;
-}
 
 void printText(const Scenario& s, const TrainingResult& r, const std::vector<WhatIf>& ifs,
                std::ostream& out) {
@@ -96,7 +69,7 @@ void printText(const Scenario& s, const TrainingResult& r, const std::vector<Wha
     out << "\nWhat if\n";
     for (const auto& w : ifs) {
         const double delta = w.result.timeToTrainS - r.timeToTrainS;
-        out << "  " << w.name << std::string(w.name.size() < 22 ? 22 - w.name.size() : 1, ' ')
+        out << "  " << w.key << std::string(w.key.size() < 22 ? 22 - w.key.size() : 1, ' ')
             << formatDuration(w.result.timeToTrainS) << " (" << (delta >= 0 ? "+" : "")
             << formatNumber(100.0 * delta / r.timeToTrainS, 1) << " %)\n";
     }
@@ -107,9 +80,7 @@ void printText(const Scenario& s, const TrainingResult& r, const std::vector<Wha
 void runSimulateCommand(const SimulateOptions& o, std::ostream& out) {
     const Scenario s = resolveScenario(o.scenario);
     const TrainingResult r = simulateTraining(s);
-    const double linkGBps =
-        s.linkBandwidthGBps.value_or(loadHardware(s.hardware).linkBandwidthBps / 1e9);
-    const auto ifs = whatIfs(s, r, linkGBps);
+    const auto ifs = whatIfs(s);
     if (o.saveConfig) {
         saveScenarioFile(*o.saveConfig, s);
     }
@@ -117,9 +88,9 @@ void runSimulateCommand(const SimulateOptions& o, std::ostream& out) {
         auto json = toJson(r);
         json["scenario"] = toJson(s);
         for (const auto& w : ifs) {
-            json["what_if"][w.name] = {{"time_to_train_s", w.result.timeToTrainS},
-                                       {"step_time_s", w.result.stepTimeS},
-                                       {"bottleneck", w.result.bottleneck}};
+            json["what_if"][w.key] = {{"time_to_train_s", w.result.timeToTrainS},
+                                      {"step_time_s", w.result.stepTimeS},
+                                      {"bottleneck", w.result.bottleneck}};
         }
         out << json.dump(2) << "\n";
     } else {

@@ -43,6 +43,8 @@ struct Options {
     int benchmarkFrames = 0;
     std::optional<ui::DemoScript> demo; // --demo: the window opens on this demo
     int demoStep = 0;                   // 0-based
+    bool presentation = false;          // --presentation: the classroom layout
+    bool sizeGiven = false;
 
     // --- Scripted exports (issue 6): --export-chart/--export-view/--export-size/--export-dpi/--out
     std::optional<ui::ChartKind> exportChart;
@@ -73,7 +75,8 @@ Options parseOptions(const QApplication& app) {
     const QCommandLineOption preset("preset", "MLPerf v0.7 preset (podscope-cli presets), or a topology preset or DIMS "
                                               "for the default model (default mlperf07-resnet50-tf-4096).", "NAME");
     const QCommandLineOption layout("layout", "torus, grid or physical.", "LAYOUT");
-    const QCommandLineOption colorBy("color-by", "state, replica-group, model-parallel-group, host or pod.", "MODE");
+    const QCommandLineOption colorBy("color-by",
+                                     "state, replica, data-parallel-group, host or pod.", "MODE");
     const QCommandLineOption algorithm("algorithm", "2d, ring, bidir-ring or flat-ring.", "NAME");
     const QCommandLineOption timeUs("time-us", "Replay time to show, in microseconds.", "T");
     const QCommandLineOption size("size", "Window size, e.g. 1600x900.", "WxH");
@@ -85,6 +88,11 @@ Options parseOptions(const QApplication& app) {
                                           "input-pipeline, distributed-evaluation) or a demo script file (.json).", "NAME");
     const QCommandLineOption step("step", "With --demo: start at step K (1 = the first).", "K");
     parser.addOptions({demo, step});
+    const QCommandLineOption presentation("presentation",
+                                          "Open in the presentation layout (classroom mode: 3-D "
+                                          "view, chart and demo caption in a large font); full "
+                                          "screen unless --size or --screenshot is given.");
+    parser.addOption(presentation);
     // --- Scripted exports (issue 6)
     const QCommandLineOption exportChart("export-chart",
                                          "Export a chart (scaling, batch, breakdown or links) to "
@@ -150,6 +158,8 @@ Options parseOptions(const QApplication& app) {
         options.size = parseSize(parser.value(size));
     }
     options.screenshot = parser.value(screenshot);
+    options.presentation = parser.isSet(presentation);
+    options.sizeGiven = parser.isSet(size);
     if (parser.isSet(demo)) {
         // The demo's step sets the configuration and the view: other settings would be lost.
         for (const auto* clash : {&preset, &layout, &colorBy, &algorithm, &timeUs}) {
@@ -393,6 +403,12 @@ int run(QApplication& app, std::chrono::steady_clock::time_point started) {
     }
     ui::MainWindow window(options.scenario, platformHasOpenGL());
     window.resize(options.size);
+    if (options.presentation) {
+        window.setPresentation(true);
+        if (!scripted && !options.sizeGiven) {
+            window.setFullScreen(true);
+        }
+    }
     auto failScripted = [scripted](const QString& message) {
         if (scripted) {
             std::cerr << "podscope: error: " << message.toStdString() << "\n";

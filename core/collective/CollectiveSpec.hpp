@@ -15,8 +15,8 @@ enum class Algorithm { Ring, BidirRing, TwoD, FlatRing };
 enum class ElementType { BF16, FP32 };
 
 // Which chips reduce together. All: every chip. WithinTile: each tile of `tile` chips is a
-// group (model-parallel groups). AcrossTiles: chips at the same offset in every tile form a
-// group (replica groups when a replica occupies a tile).
+// group (a replica of several chips). AcrossTiles: chips at the same offset in every tile form
+// a group (the data-parallel groups, which sum gradients, when a replica occupies a tile).
 struct GroupLayout {
     enum class Kind { All, WithinTile, AcrossTiles };
     Kind kind = Kind::All;

@@ -74,7 +74,7 @@ TEST(EngineAgreement, WithinOnePercentWithoutForeignTraffic) {
     }
 }
 
-// Replica groups across tiles interleave on the same links. The analytic engine charges the
+// Data-parallel groups across tiles interleave on the same links. The analytic engine charges the
 // sharing as if every group moved in lockstep; in the event engine independent groups drift
 // apart and overlap one phase with another, so it may be faster, never slower, and never
 // below the bound.

@@ -97,7 +97,7 @@ TEST(Memory, AConfigurationThatDoesNotFitIsRefusedWithTheNumbers) {
         EXPECT_EQ(e.field(), "global_batch");
         const std::string what = e.what();
         EXPECT_NE(what.find("needs "), std::string::npos) << what;
-        EXPECT_NE(what.find("has 16 GiB"), std::string::npos) << what;
+        EXPECT_NE(what.find("has 16.0 GiB"), std::string::npos) << what;
     }
     // The unchecked plan still says what it would need.
     const StepPlan p = buildStepPlanUnchecked(s);

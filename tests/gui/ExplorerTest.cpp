@@ -1,20 +1,29 @@
 // The configuration side of the window, on the offscreen platform (no 3-D view).
+#include "widgets/Explorer.hpp"
+
 #include "charts/BatchChart.hpp"
 #include "charts/BreakdownChart.hpp"
 #include "charts/ThroughputChart.hpp"
 #include "session/ScenarioDocument.hpp"
 #include "training/Presets.hpp"
 #include "widgets/ControlPanel.hpp"
-#include "widgets/Explorer.hpp"
 #include "widgets/MainWindow.hpp"
+#include "widgets/WhatIfPanel.hpp"
 
 #include <QComboBox>
 #include <QFile>
+#include <QFormLayout>
+#include <QFrame>
+#include <QLabel>
+#include <QLineEdit>
 #include <QLineSeries>
+#include <QPushButton>
+#include <QRegularExpression>
 #include <QScatterSeries>
 #include <QSignalSpy>
 #include <QStackedBarSeries>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
@@ -171,6 +180,104 @@ private slots:
         QCOMPARE(QString::fromStdString(explorer_->analysis()->result.bottleneck), QString("input"));
         // The panel shows what the document holds, and reading it back changes nothing.
         QCOMPARE(explorer_->document().scenario().inputCost.decodeS.value_or(0), 0.05);
+    }
+
+    // Issue 15: a configuration the model refuses is explained under the control just edited,
+    // in the panel's words, with a value that works; the charts say they show the last valid
+    // result until the configuration is valid again.
+    void aRefusalIsExplainedAtTheEditedControlWithASuggestion() {
+        ControlPanel* panel = explorer_->controls();
+        QLineEdit* grid = panel->customGridEdit();
+        QSignalSpy failed(explorer_, &Explorer::analysisFailed);
+        grid->setFocus();
+        QTest::keyClicks(grid, "6x6"); // 36 chips: 72 replicas cannot share 65536 examples
+        QTest::keyClick(grid, Qt::Key_Return);
+        QVERIFY(failed.wait(20000));
+        const QString problem = panel->problemShown();
+        QVERIFY2(problem.startsWith("Global batch: "), qPrintable(problem));
+        QVERIFY2(!problem.contains(QRegularExpression("[a-z]_[a-z]")),
+                 qPrintable(problem)); // no field names
+        // Right below the grid field, in its group, and in sight.
+        QCOMPARE(panel->problemControl(), static_cast<QWidget*>(grid));
+        auto* form = qobject_cast<QFormLayout*>(grid->parentWidget()->layout());
+        QVERIFY(form);
+        int gridRow = -1, boxRow = -1;
+        QFormLayout::ItemRole role{};
+        form->getWidgetPosition(grid, &gridRow, &role);
+        form->getWidgetPosition(panel->problemBox(), &boxRow, &role);
+        QCOMPARE(boxRow, gridRow + 1);
+        QTRY_VERIFY(!panel->problemBox()->visibleRegion().isEmpty());
+        // The suggestion: a batch near it that divides over the 72 replicas and fits in HBM
+        // (65520, the nearest, needs 910 images per core: too many for 16 GiB).
+        QVERIFY(panel->suggestionButton()->isVisible());
+        const QString suggested = panel->suggestionButton()->text().mid(4);
+        QVERIFY(panel->suggestionButton()->text().startsWith("Use "));
+        QCOMPARE(suggested.toLongLong() % 72, 0);
+        QVERIFY(suggested.toLongLong() < 65520);
+        QVERIFY(problem.contains(suggested));
+        // The charts and the headline say they show the last valid result.
+        QVERIFY(explorer_->showingStaleResult());
+        QVERIFY(!explorer_->staleMark()->visibleRegion().isEmpty());
+        QVERIFY(window_->showsStaleMark());
+        QVERIFY(window_->headline()->text().startsWith("Last valid result"));
+        QCOMPARE(explorer_->analysis()->scenario.globalBatch, 65536); // what the charts still show
+        // Using it: valid again, the grid kept, the marks gone.
+        panel->suggestionButton()->click();
+        QVERIFY(waitForAnalysis());
+        QCOMPARE(explorer_->document().scenario().globalBatch, suggested.toLongLong());
+        QCOMPARE(explorer_->document().scenario().topology, std::string("6x6"));
+        QVERIFY(panel->problemShown().isEmpty());
+        QVERIFY(!explorer_->showingStaleResult());
+        QVERIFY(!window_->showsStaleMark());
+        QVERIFY(!window_->headline()->text().startsWith("Last valid result"));
+        // One undo step takes the suggestion back (to the refused configuration, explained again).
+        QSignalSpy refusedAgain(explorer_, &Explorer::analysisFailed);
+        explorer_->document().undoStack()->undo();
+        QVERIFY(refusedAgain.wait(20000));
+        QCOMPARE(explorer_->document().scenario().globalBatch, 65536);
+        QVERIFY(panel->problemShown().startsWith("Global batch: "));
+    }
+
+    void theWhatIfsOfTheCliShowInTheWindow() {
+        WhatIfPanel* panel = explorer_->whatIfPanel();
+        const auto expected = whatIfs(explorer_->document().scenario());
+        const QStringList lines = panel->lines();
+        QCOMPARE(lines.size(), static_cast<qsizetype>(expected.size()));
+        QCOMPARE(lines.size(), 3); // link bandwidth, cache, weight-update sharding
+        const TrainingResult& now = explorer_->analysis()->result;
+        for (std::size_t i = 0; i < expected.size(); ++i) {
+            const double change =
+                100.0 * (expected[i].result.timeToTrainS - now.timeToTrainS) / now.timeToTrainS;
+            const QString percent =
+                QString::number(std::abs(change), 'f', std::abs(change) < 10 ? 1 : 0);
+            QVERIFY2(
+                lines[static_cast<qsizetype>(i)].endsWith(": " +
+                                                          QString(change < -0.05  ? "−"
+                                                                  : change > 0.05 ? "+"
+                                                                                  : "") +
+                                                          percent + QString("\u00a0%")),
+                qPrintable(lines[static_cast<qsizetype>(i)] + " / " + QString::number(change)));
+        }
+        // Try applies the what-if as an edit of its own.
+        const auto buttons = panel->findChildren<QPushButton*>();
+        QCOMPARE(buttons.size(), 3);
+        const int sharding =
+            static_cast<int>(std::find_if(expected.begin(), expected.end(),
+                                          [](const WhatIf& w) { return w.key == "wus_off"; }) -
+                             expected.begin());
+        QVERIFY(sharding < 3);
+        QVERIFY(lines[sharding].startsWith("Weight-update sharding off"));
+        for (QPushButton* button : buttons) {
+            if (button->toolTip().contains("weight-update sharding off")) {
+                button->click();
+            }
+        }
+        QVERIFY(waitForAnalysis());
+        QVERIFY(!explorer_->document().scenario().weightUpdateSharding);
+        QCOMPARE(explorer_->analysis()->result.timeToTrainS,
+                 expected[static_cast<std::size_t>(sharding)].result.timeToTrainS);
+        QVERIFY(panel->lines()[sharding].startsWith(
+            "Weight-update sharding on")); // the what-ifs of the new one
     }
 
     void pinningABaselineShowsDeltas() {

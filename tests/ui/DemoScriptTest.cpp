@@ -92,6 +92,9 @@ TEST(DemoScript, TwoDDemoShowsTheWrappedDimensionFirstIsFaster) {
     const auto& ringFirst = demo.steps[4];
     EXPECT_EQ(lineFirst.scenario.gradient.dimOrder, "xy");
     EXPECT_EQ(ringFirst.scenario.gradient.dimOrder, "yx");
+    // The titles say which dimension goes first, as the captions and the replay do.
+    EXPECT_NE(lineFirst.title.find("line goes first"), std::string::npos) << lineFirst.title;
+    EXPECT_NE(ringFirst.title.find("first"), std::string::npos) << ringFirst.title;
     EXPECT_LT(simulateTraining(ringFirst.scenario).gradientSyncS, simulateTraining(lineFirst.scenario).gradientSyncS);
     // The mesh (folded lines) is slower than the torus.
     EXPECT_GT(simulateTraining(demo.steps[2].scenario).gradientSyncS,
@@ -113,6 +116,32 @@ TEST(DemoScript, EvaluationDemoOverlapsTheEvaluation) {
     EXPECT_EQ(sync.bottleneck, "eval");
     EXPECT_LT(async.timeToTrainS, sync.timeToTrainS);
     EXPECT_GT(simulateTraining(demo.steps[3].scenario).evaluations, simulateTraining(demo.steps[4].scenario).evaluations);
+}
+
+// The before/after pairs of the bundled demos: the step compares with the one before, and the
+// pair differs where the caption says it does.
+TEST(DemoScript, BeforeAndAfterStepsCompareWithThePreviousStep) {
+    struct Pair {
+        const char* demo;
+        int after; // 0-based
+        double StepBreakdown::*part;
+    };
+    for (const Pair& pair : {Pair{"weight-update-sharding", 1, &StepBreakdown::optimizer},
+                             Pair{"weight-update-sharding", 3, &StepBreakdown::optimizer},
+                             Pair{"distributed-evaluation", 2, &StepBreakdown::evalAmortized},
+                             Pair{"distributed-evaluation", 4, &StepBreakdown::evalAmortized},
+                             Pair{"input-pipeline", 5, &StepBreakdown::inputStall}}) {
+        SCOPED_TRACE(std::string(pair.demo) + " step " + std::to_string(pair.after + 1));
+        const DemoScript demo = loadDemo(pair.demo);
+        const auto after = static_cast<std::size_t>(pair.after);
+        EXPECT_TRUE(demo.steps[after].compareWithPrevious);
+        EXPECT_FALSE(demo.steps[after - 1].compareWithPrevious); // not inherited
+        EXPECT_EQ(demo.steps[after].chart, ChartKind::Breakdown);
+        const StepBreakdown before = simulateTraining(demo.steps[after - 1].scenario).breakdown;
+        const StepBreakdown now = simulateTraining(demo.steps[after].scenario).breakdown;
+        EXPECT_LT(now.*pair.part, 0.9 * (before.*pair.part));
+        EXPECT_LT(now.total(), before.total());
+    }
 }
 
 TEST(DemoScript, StepsInheritWhatTheyDoNotChange) {
@@ -149,26 +178,50 @@ TEST(DemoScript, MalformedScriptsAreRefusedNamingStepAndField) {
         {"unknown top key", [](json& s) { s["colour"] = 1; }, "colour"},
         {"missing caption", [](json& s) { s["steps"][1].erase("caption"); }, "steps[1].caption"},
         {"caption not text", [](json& s) { s["steps"][0]["caption"] = 3; }, "steps[0].caption"},
-        {"unknown caption field", [](json& s) { s["steps"][1]["caption"] = "{speed}"; }, "steps[1].caption"},
+        {"unknown caption field", [](json& s) { s["steps"][1]["caption"] = "{speed}"; },
+         "steps[1].caption"},
         {"unknown chart", [](json& s) { s["steps"][1]["chart"] = "pie"; }, "steps[1].chart"},
-        {"unknown layout", [](json& s) { s["steps"][1]["view"] = {{"layout", "sphere"}}; }, "steps[1].view.layout"},
-        {"unknown colour mode", [](json& s) { s["steps"][1]["view"] = {{"color_by", "mood"}}; },
+        {"unknown layout",
+         [](json& s) {
+             s["steps"][1]["view"] = {{"layout", "sphere"}};
+         },
+         "steps[1].view.layout"},
+        {"unknown colour mode",
+         [](json& s) {
+             s["steps"][1]["view"] = {{"color_by", "mood"}};
+         },
          "steps[1].view.color_by"},
-        {"time out of range", [](json& s) { s["steps"][1]["view"] = {{"time_fraction", 1.5}}; },
+        {"time out of range",
+         [](json& s) {
+             s["steps"][1]["view"] = {{"time_fraction", 1.5}};
+         },
          "steps[1].view.time_fraction"},
         {"unknown step key", [](json& s) { s["steps"][1]["zoom"] = 2; }, "steps[1].zoom"},
-        {"first step without scenario", [](json& s) { s["steps"][0].erase("scenario"); }, "steps[0].scenario"},
+        {"first step without scenario", [](json& s) { s["steps"][0].erase("scenario"); },
+         "steps[0].scenario"},
         {"bad batch", [](json& s) { s["steps"][1]["scenario"]["global_batch"] = -5; },
          "steps[1].scenario.global_batch"},
         {"impossible batch", [](json& s) { s["steps"][1]["scenario"]["global_batch"] = 7; },
          "steps[1].scenario.global_batch"},
-        {"unknown preset", [](json& s) { s["steps"][1]["scenario"] = {{"preset", "gpt-5"}}; },
+        {"unknown preset",
+         [](json& s) {
+             s["steps"][1]["scenario"] = {{"preset", "gpt-5"}};
+         },
          "steps[1].scenario.preset"},
         {"unknown scenario key", [](json& s) { s["steps"][1]["scenario"]["speed"] = 1; },
          "steps[1].scenario.speed"},
-        {"data blocks on 64+ chips", [](json& s) { s["steps"][1]["data_blocks"] = true; s["steps"][1]["scenario"]["chips"] = 128; },
+        {"data blocks on 64+ chips",
+         [](json& s) {
+             s["steps"][1]["data_blocks"] = true;
+             s["steps"][1]["scenario"]["chips"] = 128;
+         },
          "steps[1].data_blocks"},
-        {"full_scale not bool", [](json& s) { s["steps"][1]["full_scale"] = "yes"; }, "steps[1].full_scale"},
+        {"full_scale not bool", [](json& s) { s["steps"][1]["full_scale"] = "yes"; },
+         "steps[1].full_scale"},
+        {"compare not bool", [](json& s) { s["steps"][1]["compare_with_previous"] = 1; },
+         "steps[1].compare_with_previous"},
+        {"first step compares", [](json& s) { s["steps"][0]["compare_with_previous"] = true; },
+         "steps[0].compare_with_previous"},
     };
     for (const auto& c : cases) {
         SCOPED_TRACE(c.what);

@@ -44,22 +44,36 @@ void BreakdownChart::setCurrent(const StepBreakdown& breakdown) {
     rebuild();
 }
 
-void BreakdownChart::setBaseline(const std::optional<StepBreakdown>& baseline) {
+void BreakdownChart::setBaseline(const std::optional<StepBreakdown>& baseline,
+                                 const QString& baselineLabel, const QString& currentLabel) {
     baseline_ = baseline;
+    baselineLabel_ = baselineLabel;
+    currentLabel_ = currentLabel;
     rebuild();
+}
+
+void BreakdownChart::holdScale(double milliseconds) {
+    heldMs_ = milliseconds > 0 ? milliseconds : 0;
+    rebuild();
+}
+
+double BreakdownChart::scaleTop() const {
+    return milliseconds_->max();
 }
 
 void BreakdownChart::rebuild() {
     series_->clear();
     QStringList columns;
     std::vector<const StepBreakdown*> shown;
-    if (current_) {
-        columns << tr("current");
-        shown.push_back(&*current_);
-    }
+    // Before, then after.
     if (baseline_) {
-        columns << tr("baseline");
+        columns << (baselineLabel_.isEmpty() ? tr("baseline") : baselineLabel_);
         shown.push_back(&*baseline_);
+    }
+    if (current_) {
+        columns << (baselineLabel_.isEmpty() || currentLabel_.isEmpty() ? tr("current")
+                                                                        : currentLabel_);
+        shown.push_back(&*current_);
     }
     double top = 0;
     for (std::size_t i = 0; i < std::size(kBreakdownParts); ++i) {
@@ -76,6 +90,7 @@ void BreakdownChart::rebuild() {
     }
     categories_->clear();
     categories_->append(columns);
+    top = std::max(top, heldMs_);
     milliseconds_->setRange(0, top > 0 ? top * 1.1 : 1);
 }
 

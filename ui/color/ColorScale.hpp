@@ -15,6 +15,13 @@ struct Rgb {
 // values outside are clamped for display only.
 Rgb utilizationColor(float utilization);
 
+// The continuous colour maps: link utilisation (viridis) and group index (plasma, so that
+// chips coloured by group never read as link load).
+enum class ColorMap { Utilization, GroupIndex };
+
+// A colour map at 0..1; values outside are clamped for display only.
+Rgb colorMapAt(ColorMap map, float at);
+
 // Distinct colours for categories (groups, hosts, pods), cycling after the palette ends.
 Rgb categoryColor(int index);
 
@@ -25,6 +32,8 @@ struct Legend {
     double minimum = 0, maximum = 1;
     std::string unit;
     std::vector<std::pair<std::string, Rgb>> categories;
+    ColorMap map = ColorMap::Utilization; // of a continuous scale
+    std::string note;                     // a line under the scale, e.g. how blocks are marked
     bool operator==(const Legend&) const = default;
 };
 

@@ -122,7 +122,10 @@ DemoStep readStep(const json& object, const DemoStep* previous, const Place& pla
     if (!object.is_object()) {
         place.fail("", "must be a JSON object with title, caption and the changes of the step");
     }
-    checkKeys(object, {"title", "caption", "scenario", "chart", "view", "data_blocks", "full_scale"}, place);
+    checkKeys(object,
+              {"title", "caption", "scenario", "chart", "view", "data_blocks", "full_scale",
+               "compare_with_previous"},
+              place);
     for (const char* key : {"title", "caption"}) {
         if (!object.contains(key)) {
             place.fail(key, "is required");
@@ -136,6 +139,7 @@ DemoStep readStep(const json& object, const DemoStep* previous, const Place& pla
         step = *previous; // a step changes only what it names
         step.dataBlocks = false;
         step.fullScale = false;
+        step.compareWithPrevious = false;
     }
     step.title = stringAt(object, "title", place);
     step.caption = stringAt(object, "caption", place);
@@ -154,6 +158,13 @@ DemoStep readStep(const json& object, const DemoStep* previous, const Place& pla
     }
     if (object.contains("full_scale")) {
         step.fullScale = boolAt(object, "full_scale", place);
+    }
+    if (object.contains("compare_with_previous")) {
+        step.compareWithPrevious = boolAt(object, "compare_with_previous", place);
+        if (step.compareWithPrevious && !previous) {
+            place.fail("compare_with_previous",
+                       "the first step has no previous step to compare with");
+        }
     }
     // The configuration must be one the model can run, so that no step fails in front of a class.
     TrainingResult result;

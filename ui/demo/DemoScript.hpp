@@ -22,6 +22,9 @@ struct DemoStep {
     double timeFraction = 0.25; // where the replay of the gradient summation is shown (0..1)
     bool dataBlocks = false;    // show the data each chip holds, from the functional mode
     bool fullScale = false;     // the "show me at full scale" step
+    // A before/after step: the previous step's step breakdown stays beside this one's, on one
+    // scale, and the pair's charts keep that scale.
+    bool compareWithPrevious = false;
 };
 
 // A guided demo: a script in resources/demos (or any file a teacher writes), see

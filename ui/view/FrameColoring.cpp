@@ -1,9 +1,11 @@
 #include "view/FrameColoring.hpp"
 
 #include "collective/Schedule.hpp"
+#include "color/GroupColors.hpp"
 #include "common/InputError.hpp"
 
 #include <algorithm>
+#include <functional>
 
 namespace podscope::ui {
 namespace {
@@ -17,10 +19,25 @@ struct ModeName {
     const char* name;
 };
 constexpr ModeName kModeNames[] = {{ColorMode::ChipState, "state"},
-                                   {ColorMode::ReplicaGroup, "replica-group"},
-                                   {ColorMode::ModelParallelGroup, "model-parallel-group"},
+                                   {ColorMode::Replica, "replica"},
+                                   {ColorMode::DataParallelGroup, "data-parallel-group"},
                                    {ColorMode::Host, "host"},
                                    {ColorMode::Pod, "pod"}};
+// Names of earlier versions, still read (scripts and command lines written for them).
+constexpr ModeName kFormerNames[] = {{ColorMode::Replica, "model-parallel-group"},
+                                     {ColorMode::DataParallelGroup, "replica-group"}};
+
+// Whether a chip sits in an odd block of a checkerboard of blocks (`block`: chips per block
+// along each dimension).
+bool inAlternateBlock(const Topology& topology, ChipId chip, const std::vector<int>& block) {
+    int parity = 0;
+    for (int d = 0; d < topology.rank(); ++d) {
+        const int extent =
+            d < static_cast<int>(block.size()) ? block[static_cast<std::size_t>(d)] : 1;
+        parity += topology.coord(chip, d) / std::max(extent, 1);
+    }
+    return parity % 2 == 1;
+}
 
 } // namespace
 
@@ -30,8 +47,13 @@ ColorMode parseColorMode(const std::string& text) {
             return entry.mode;
         }
     }
+    for (const auto& entry : kFormerNames) {
+        if (text == entry.name) {
+            return entry.mode;
+        }
+    }
     throw InputError("color-by", "unknown colour mode '" + text +
-                                     "' (state, replica-group, model-parallel-group, host, pod)");
+                                     "' (state, replica, data-parallel-group, host, pod)");
 }
 
 std::string toString(ColorMode mode) {
@@ -51,12 +73,28 @@ std::vector<ColorMode> allColorModes() {
     return modes;
 }
 
-FrameColoring::FrameColoring(const Topology& topology, const SceneGeometry& scene, const Replay& replay,
-                             std::vector<int> modelParallelTile)
+FrameColoring::FrameColoring(const Topology& topology, const SceneGeometry& scene,
+                             const Replay& replay, std::vector<int> replicaTile,
+                             int replicasPerChip)
     : topology_(topology)
     , scene_(scene)
     , replay_(replay)
-    , tile_(std::move(modelParallelTile)) {}
+    , tile_(std::move(replicaTile))
+    , replicasPerChip_(std::max(replicasPerChip, 1)) {}
+
+// Chips coloured by group. `block`: chips per block along each dimension when each group is
+// a block of chips (a replica, host or pod): neighbouring blocks then alternate in lightness.
+// Empty for data-parallel groups, whose members are never neighbours.
+void FrameColoring::colorByGroup(const std::string& noun, int count,
+                                 const std::function<int(ChipId)>& groupOfChip,
+                                 const std::vector<int>& block, FrameColors& out) const {
+    for (std::size_t c = 0; c < out.chips.size(); ++c) {
+        const auto chip = static_cast<ChipId>(c);
+        const bool alternate = !block.empty() && inAlternateBlock(topology_, chip, block);
+        out.chips[c] = groupColor(groupOfChip(chip), count, alternate);
+    }
+    out.chipLegend = groupLegend(noun, count);
+}
 
 void FrameColoring::compute(double t, double windowS, ColorMode mode, FrameColors& out) {
     replay_.linkUtilization(t, windowS, utilization_);
@@ -64,25 +102,13 @@ void FrameColoring::compute(double t, double windowS, ColorMode mode, FrameColor
     for (std::size_t i = 0; i < scene_.links.size(); ++i) {
         out.links[i] = utilizationColor(utilization_[static_cast<std::size_t>(scene_.links[i])]);
     }
-    out.linkLegend = {"Link utilisation", true, 0, 100, "%", {}};
+    out.linkLegend = Legend{};
+    out.linkLegend.title = "Link utilisation";
+    out.linkLegend.maximum = 100;
+    out.linkLegend.unit = "%";
 
     const auto chips = static_cast<std::size_t>(topology_.chipCount());
     out.chips.resize(chips);
-    out.chipLegend.continuous = false;
-    out.chipLegend.categories.clear();
-    auto categorical = [&](const char* title, auto groupOfChip, int count) {
-        out.chipLegend.title = title;
-        for (std::size_t c = 0; c < chips; ++c) {
-            out.chips[c] = categoryColor(groupOfChip(static_cast<ChipId>(c)));
-        }
-        const int shown = std::min(count, 6);
-        for (int g = 0; g < shown; ++g) {
-            out.chipLegend.categories.push_back({std::string(title) + " " + std::to_string(g), categoryColor(g)});
-        }
-        if (count > shown) {
-            out.chipLegend.categories.push_back({"... " + std::to_string(count) + " in all", Rgb{200, 200, 200}});
-        }
-    };
     switch (mode) {
     case ColorMode::ChipState: {
         replay_.chipActivity(t, activity_);
@@ -92,27 +118,47 @@ void FrameColoring::compute(double t, double windowS, ColorMode mode, FrameColor
                            : a == ChipActivity::Waiting     ? kWaiting
                                                             : kIdle;
         }
+        out.chipLegend = Legend{};
         out.chipLegend.title = "Chip state";
+        out.chipLegend.continuous = false;
         out.chipLegend.categories = {{"communicating", kCommunicating}, {"waiting", kWaiting}, {"idle", kIdle}};
         break;
     }
-    case ColorMode::ReplicaGroup: {
-        const GroupLayout replicas{GroupLayout::Kind::AcrossTiles, tile_};
-        categorical("replica", [&](ChipId c) { return groupOf(topology_, replicas, c); },
-                    static_cast<int>(topology_.chipCount() / groupSizeOf(topology_, replicas)));
+    case ColorMode::Replica: {
+        const GroupLayout replicas{GroupLayout::Kind::WithinTile, tile_};
+        const int count =
+            static_cast<int>(topology_.chipCount() / groupSizeOf(topology_, replicas));
+        const auto replicaOf = [&](ChipId c) { return groupOf(topology_, replicas, c); };
+        if (replicasPerChip_ > 1) {
+            // Replicas smaller than a chip: a colour per chip, for the replicas on its cores.
+            colorByGroup("chip", count, replicaOf, tile_, out);
+            out.chipLegend.note =
+                "each chip holds " + std::to_string(replicasPerChip_) + " replicas, one per core";
+        } else {
+            colorByGroup("replica", count, replicaOf, tile_, out);
+        }
         break;
     }
-    case ColorMode::ModelParallelGroup: {
-        const GroupLayout partitions{GroupLayout::Kind::WithinTile, tile_};
-        categorical("partition group", [&](ChipId c) { return groupOf(topology_, partitions, c); },
-                    static_cast<int>(topology_.chipCount() / groupSizeOf(topology_, partitions)));
+    case ColorMode::DataParallelGroup: {
+        const GroupLayout groups{GroupLayout::Kind::AcrossTiles, tile_};
+        colorByGroup(
+            "data-parallel group",
+            static_cast<int>(topology_.chipCount() / groupSizeOf(topology_, groups)),
+            [&](ChipId c) { return groupOf(topology_, groups, c); }, {}, out);
+        if (out.chipLegend.categories.size() == 1) {
+            out.chipLegend.note = "all chips sum their gradients together";
+        }
         break;
     }
     case ColorMode::Host:
-        categorical("host", [&](ChipId c) { return topology_.hostOf(c); }, topology_.hostCount());
+        colorByGroup(
+            "host", topology_.hostCount(), [&](ChipId c) { return topology_.hostOf(c); },
+            topology_.spec().hostBlock, out);
         break;
     case ColorMode::Pod:
-        categorical("pod", [&](ChipId c) { return topology_.podOf(c); }, topology_.podCount());
+        colorByGroup(
+            "pod", topology_.podCount(), [&](ChipId c) { return topology_.podOf(c); },
+            topology_.spec().podDims, out);
         break;
     }
 

@@ -6,15 +6,20 @@
 #include "scene/SceneLayout.hpp"
 #include "topology/Topology.hpp"
 
+#include <functional>
 #include <string>
 #include <vector>
 
 namespace podscope::ui {
 
-// What chips are coloured by; links always show their utilisation per direction.
-enum class ColorMode { ChipState, ReplicaGroup, ModelParallelGroup, Host, Pod };
+// What chips are coloured by; links always show their utilisation per direction. A replica is
+// one copy of the model on its cores; a data-parallel group is the chips at the same place in
+// every replica, which sum their gradients together (docs/user-guide.md, "Terms").
+enum class ColorMode { ChipState, Replica, DataParallelGroup, Host, Pod };
 
-ColorMode parseColorMode(const std::string& text); // InputError("color-by", ...)
+// Also accepts the names of earlier versions: model-parallel-group (replica) and
+// replica-group (data-parallel-group). InputError("color-by", ...) for anything else.
+ColorMode parseColorMode(const std::string& text);
 std::string toString(ColorMode mode);
 std::vector<ColorMode> allColorModes();
 
@@ -31,9 +36,10 @@ struct FrameColors {
 // that playing the animation allocates nothing per frame.
 class FrameColoring {
 public:
-    // `modelParallelTile`: chips per model-parallel group along each dimension (1x1 when none).
+    // `replicaTile`: chips per replica along each dimension (1x1 when a replica fits on one
+    // chip); `replicasPerChip`: 2 when each core of a chip holds a replica of its own.
     FrameColoring(const Topology& topology, const SceneGeometry& scene, const Replay& replay,
-                  std::vector<int> modelParallelTile);
+                  std::vector<int> replicaTile, int replicasPerChip = 1);
 
     // `windowS`: the sliding window over which link utilisation is averaged.
     void compute(double t, double windowS, ColorMode mode, FrameColors& out);
@@ -42,7 +48,12 @@ private:
     const Topology& topology_;
     const SceneGeometry& scene_;
     const Replay& replay_;
+    void colorByGroup(const std::string& noun, int count,
+                      const std::function<int(ChipId)>& groupOfChip, const std::vector<int>& block,
+                      FrameColors& out) const;
+
     std::vector<int> tile_;
+    int replicasPerChip_ = 1;
     std::vector<float> utilization_;
     std::vector<ChipActivity> activity_;
     std::vector<Replay::InFlight> inFlight_;

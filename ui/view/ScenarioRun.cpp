@@ -10,10 +10,11 @@ namespace podscope::ui {
 bool sameView(const ViewScenario& a, const ViewScenario& b) {
     const auto& x = a.collective;
     const auto& y = b.collective;
-    return a.topology == b.topology && a.wrap == b.wrap && a.modelParallelTile == b.modelParallelTile &&
+    return a.topology == b.topology && a.wrap == b.wrap &&
+           a.modelParallelTile == b.modelParallelTile && a.replicasPerChip == b.replicasPerChip &&
            a.linkBandwidthGBps == b.linkBandwidthGBps && a.linkLatencyUs == b.linkLatencyUs &&
-           a.crossPodBandwidthGBps == b.crossPodBandwidthGBps &&
-           x.op == y.op && x.algorithm == y.algorithm && x.bytesPerChip == y.bytesPerChip &&
+           a.crossPodBandwidthGBps == b.crossPodBandwidthGBps && x.op == y.op &&
+           x.algorithm == y.algorithm && x.bytesPerChip == y.bytesPerChip &&
            x.element == y.element && x.chunks == y.chunks && x.dimOrder == y.dimOrder &&
            x.groups.kind == y.groups.kind && x.groups.tile == y.groups.tile;
 }

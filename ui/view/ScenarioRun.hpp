@@ -19,7 +19,8 @@ struct ViewScenario {
     // Link overrides of the training scenario (default: the hardware's).
     std::optional<double> linkBandwidthGBps, linkLatencyUs, crossPodBandwidthGBps;
     CollectiveSpec collective = defaultCollective();
-    std::vector<int> modelParallelTile{1, 1};
+    std::vector<int> modelParallelTile{1, 1}; // chips per replica along each dimension
+    int replicasPerChip = 1;                  // 2 when each core holds a replica of its own
 
     static CollectiveSpec defaultCollective() {
         CollectiveSpec spec;

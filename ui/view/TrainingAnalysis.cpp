@@ -29,6 +29,7 @@ TrainingAnalysis analyzeTraining(const Scenario& scenario) {
     TrainingAnalysis analysis;
     analysis.scenario = scenario;
     analysis.result = simulateTraining(scenario);
+    analysis.whatIfs = whatIfs(scenario);
 
     for (std::int64_t chips : kSliceChips) {
         Scenario point = scenario;
@@ -90,6 +91,7 @@ ViewScenario gradientSyncView(const Scenario& scenario, const TrainingResult& re
     // back: on the links, the same traffic as an all-reduce.
     view.collective.op = CollectiveOp::AllReduce;
     view.modelParallelTile = result.plan.replicaTile;
+    view.replicasPerChip = result.plan.replicasPerChip;
     if (view.modelParallelTile.empty()) {
         view.modelParallelTile = {1, 1};
     }

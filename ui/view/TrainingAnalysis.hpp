@@ -2,6 +2,7 @@
 
 #include "training/Scenario.hpp"
 #include "training/StepModel.hpp"
+#include "training/WhatIf.hpp"
 #include "view/ScenarioRun.hpp"
 
 #include <cstdint>
@@ -34,6 +35,7 @@ struct TrainingAnalysis {
     std::vector<SweepPoint> byBatch; // same slice, global batches that divide evenly
     std::optional<std::size_t> fastestBatch; // index into byBatch with the least time to train
     std::vector<MeasuredPoint> measured;     // MLPerf v0.7 presets of the same model
+    std::vector<WhatIf> whatIfs;             // as podscope-cli simulate prints them
 };
 
 // Throws InputError (naming the field) when the scenario itself is invalid.

@@ -4,6 +4,7 @@
 #include "topology/TopologyPresets.hpp"
 #include "training/Framework.hpp"
 #include "training/ScenarioJson.hpp"
+#include "view/ConfigurationProblem.hpp"
 #include "workload/Workload.hpp"
 
 #include <cmath>
@@ -13,42 +14,18 @@
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
-#include <QLineEdit>
 #include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QScrollArea>
 #include <QSpinBox>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace podscope::ui {
 namespace {
 
 constexpr std::int64_t kSlices[] = {16, 32, 64, 128, 256, 512, 1024, 2048, 4096};
-
-// Which group shows a problem, from the field an InputError names.
-QString groupOfField(const QString& message) {
-    const QString field = message.section(':', 0, 0);
-    if (field.contains("batch") || field.contains("model_parallel") || field.contains("model-parallel")) {
-        return "parallelism";
-    }
-    if (field.contains("topology") || field.contains("chips") || field.contains("wrap") || field.contains("link")) {
-        return "topology";
-    }
-    if (field.contains("input") || field.contains("host") || field.contains("cache") || field.contains("prefetch")) {
-        return "input";
-    }
-    if (field.contains("gradient") || field.contains("algorithm") || field.contains("chunks") ||
-        field.contains("weight_update")) {
-        return "gradients";
-    }
-    return "model";
-}
-
-QLabel* problemLabel(QWidget* parent) {
-    auto* label = new QLabel(parent);
-    label->setWordWrap(true);
-    label->setStyleSheet("color: #c0392b;");
-    label->setVisible(false);
-    return label;
-}
 
 } // namespace
 
@@ -61,12 +38,35 @@ void ControlPanel::build() {
     auto* column = new QVBoxLayout(this);
     auto group = [&](const QString& key, const QString& title) {
         auto* box = new QGroupBox(title, this);
+        box->setObjectName(key);
         auto* form = new QFormLayout(box);
         form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-        problems_[key] = problemLabel(box);
+        // Labels above their fields when the panel is narrow, so that no field is cut.
+        form->setRowWrapPolicy(QFormLayout::WrapLongRows);
         column->addWidget(box);
         return form;
     };
+
+    problemBox_ = new QFrame(this);
+    problemBox_->setObjectName("problem");
+    problemBox_->setStyleSheet(
+        "QFrame#problem { border-left: 3px solid #c0392b; background: rgba(192, 57, 43, 0.08); }");
+    auto* problemColumn = new QVBoxLayout(problemBox_);
+    problemColumn->setContentsMargins(8, 4, 4, 4);
+    problemText_ = new QLabel(problemBox_);
+    problemText_->setWordWrap(true);
+    problemText_->setStyleSheet("color: #a93226;");
+    problemText_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    suggestion_ = new QPushButton(problemBox_);
+    suggestion_->setToolTip(tr("Apply this value (Edit > Undo takes it back)"));
+    problemColumn->addWidget(problemText_);
+    problemColumn->addWidget(suggestion_, 0, Qt::AlignLeft);
+    problemBox_->setVisible(false);
+    connect(suggestion_, &QPushButton::clicked, this, [this] {
+        if (suggested_) {
+            emit edited(*suggested_, suggestion_->text().replace(tr("Use "), tr("use ")));
+        }
+    });
 
     auto* model = group("model", tr("Model"));
     workload_ = new QComboBox(this);
@@ -93,7 +93,6 @@ void ControlPanel::build() {
     evalEvery_->setSpecialValueText(tr("as the model does"));
     evalEvery_->setToolTip(tr("Evaluation cadence: evaluate every this many epochs (MLPerf ResNet-50: 4)"));
     model->addRow(tr("Evaluate every"), evalEvery_);
-    model->addRow(problems_["model"]);
 
     auto* topology = group("topology", tr("Topology"));
     topology_ = new QComboBox(this);
@@ -141,25 +140,29 @@ void ControlPanel::build() {
     topology->addRow(tr("Link bandwidth"), linkBandwidth_);
     topology->addRow(tr("Hop latency"), latency_);
     topology->addRow(tr("Between pods"), crossPodBandwidth_);
-    topology->addRow(problems_["topology"]);
 
     auto* parallelism = group("parallelism", tr("Parallelism"));
     globalBatch_ = new QComboBox(this);
-    globalBatch_->setToolTip(tr("Global batch (examples per step). Only values that give every replica the same "
-                                "whole number of examples are offered; larger batches need more epochs"));
+    globalBatch_->setToolTip(
+        tr("Global batch (examples per step), shared by the replicas. Only values that give "
+           "every replica the same whole number of examples are offered; larger batches need "
+           "more epochs"));
     modelParallel_ = new QComboBox(this);
     for (int m : {1, 2, 4, 8, 16}) {
         modelParallel_->addItem(QString::number(m), m);
     }
-    modelParallel_->setToolTip(tr("Cores per replica: the two cores of a chip first, then a tile of chips"));
+    modelParallel_->setToolTip(
+        tr("Cores per replica (the model-parallel degree): a replica is one copy of the "
+           "model; it takes one core, the two cores of a chip, or a block of chips"));
     modelParallelKind_ = new QComboBox(this);
     modelParallelKind_->addItems({"none", "spatial", "tensor"});
-    modelParallelKind_->setToolTip(tr("Spatial partitioning (images split across cores, halo exchange) or "
-                                      "tensor partitioning (Megatron-style splits, activation all-reduces)"));
+    modelParallelKind_->setToolTip(
+        tr("How a replica of several cores splits the model: spatial partitioning "
+           "(images split across its cores, halo exchange) or tensor partitioning "
+           "(Megatron-style splits, activation all-reduces)"));
     parallelism->addRow(tr("Global batch"), globalBatch_);
-    parallelism->addRow(tr("Model parallel"), modelParallel_);
-    parallelism->addRow(tr("Kind"), modelParallelKind_);
-    parallelism->addRow(problems_["parallelism"]);
+    parallelism->addRow(tr("Cores per replica"), modelParallel_);
+    parallelism->addRow(tr("Model parallelism"), modelParallelKind_);
 
     auto* gradients = group("gradients", tr("Gradient summation"));
     weightUpdateSharding_ = new QCheckBox(tr("Weight-update sharding"), this);
@@ -189,7 +192,6 @@ void ControlPanel::build() {
                              "The dimension with wrap-around goes first by default: it carries the full payload "
                              "at twice the bandwidth"));
     gradients->addRow(tr("Dimension order"), dimOrder_);
-    gradients->addRow(problems_["gradients"]);
 
     auto* input = group("input", tr("Host input pipeline"));
     hostCores_ = new QDoubleSpinBox(this);
@@ -197,8 +199,10 @@ void ControlPanel::build() {
     hostCores_->setDecimals(0);
     hostCores_->setSpecialValueText(tr("platform default"));
     hostCores_->setToolTip(tr("CPU cores per host for reading, decoding, augmenting and batching (8 chips per host)"));
-    decodedCache_ = new QCheckBox(tr("Decoded-example cache in host RAM"), this);
-    decodedCache_->setToolTip(tr("Skip decoding each step (the paper caches decoded JPEGs above 2048 replicas)"));
+    decodedCache_ = new QCheckBox(tr("Decoded-example cache"), this);
+    decodedCache_->setToolTip(
+        tr("Decoded examples cached in host RAM: skip decoding each step (the paper caches "
+           "decoded JPEGs above 2048 replicas)"));
     input->addRow(tr("CPU cores"), hostCores_);
     input->addRow(decodedCache_);
     const char* stages[] = {"read", "decode", "augment", "batch"};
@@ -212,13 +216,20 @@ void ControlPanel::build() {
         cost->setToolTip(tr("CPU time per example of the %1 stage on one host core").arg(stages[i]));
         stageCosts_[i] = cost;
         input->addRow(tr("%1 cost").arg(QString(stages[i]).replace(0, 1, QString(stages[i]).at(0).toUpper())), cost);
-        connect(cost, &QDoubleSpinBox::valueChanged, this, [this, stage = stages[i]] { emitEdit(tr("%1 cost").arg(stage)); });
+        connect(cost, &QDoubleSpinBox::valueChanged, this,
+                [this, cost, stage = stages[i]] { emitEdit(cost, tr("%1 cost").arg(stage)); });
     }
-    input->addRow(problems_["input"]);
     column->addStretch(1);
+    // Long entries ("4096 chips (128x32, wrap y)") are elided rather than widening the panel:
+    // the window fits a 1024-pixel screen.
+    for (auto* box : findChildren<QComboBox*>()) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(8);
+    }
 
     auto comboEdit = [this](QComboBox* box, const QString& what) {
-        connect(box, &QComboBox::currentIndexChanged, this, [this, box, what] { emitEdit(what + " " + box->currentText()); });
+        connect(box, &QComboBox::currentIndexChanged, this,
+                [this, box, what] { emitEdit(box, what + " " + box->currentText()); });
     };
     comboEdit(workload_, tr("model"));
     comboEdit(framework_, tr("framework"));
@@ -232,31 +243,43 @@ void ControlPanel::build() {
     });
     comboEdit(topology_, tr("slice"));
     comboEdit(globalBatch_, tr("global batch"));
-    comboEdit(modelParallel_, tr("model parallel"));
-    comboEdit(modelParallelKind_, tr("model-parallel kind"));
+    comboEdit(modelParallel_, tr("cores per replica"));
+    comboEdit(modelParallelKind_, tr("model parallelism"));
     comboEdit(precision_, tr("precision"));
     comboEdit(algorithm_, tr("algorithm"));
-    connect(linkBandwidth_, &QDoubleSpinBox::valueChanged, this, [this] { emitEdit(tr("link bandwidth")); });
-    connect(chunks_, &QSpinBox::valueChanged, this, [this] { emitEdit(tr("chunks")); });
-    connect(latency_, &QDoubleSpinBox::valueChanged, this, [this] { emitEdit(tr("hop latency")); });
-    connect(crossPodBandwidth_, &QDoubleSpinBox::valueChanged, this, [this] { emitEdit(tr("bandwidth between pods")); });
-    connect(evalEvery_, &QDoubleSpinBox::valueChanged, this, [this] { emitEdit(tr("evaluation cadence")); });
+    connect(linkBandwidth_, &QDoubleSpinBox::valueChanged, this,
+            [this] { emitEdit(linkBandwidth_, tr("link bandwidth")); });
+    connect(chunks_, &QSpinBox::valueChanged, this, [this] { emitEdit(chunks_, tr("chunks")); });
+    connect(latency_, &QDoubleSpinBox::valueChanged, this,
+            [this] { emitEdit(latency_, tr("hop latency")); });
+    connect(crossPodBandwidth_, &QDoubleSpinBox::valueChanged, this,
+            [this] { emitEdit(crossPodBandwidth_, tr("bandwidth between pods")); });
+    connect(evalEvery_, &QDoubleSpinBox::valueChanged, this,
+            [this] { emitEdit(evalEvery_, tr("evaluation cadence")); });
     comboEdit(dimOrder_, tr("dimension order"));
-    auto applyCustom = [this] {
+    auto applyCustom = [this](QWidget* control) {
         if (!customDims_->text().trimmed().isEmpty()) {
-            emitEdit(tr("grid %1").arg(customDims_->text().trimmed()));
+            emitEdit(control, tr("grid %1").arg(customDims_->text().trimmed()));
         }
     };
-    connect(customDims_, &QLineEdit::editingFinished, this, applyCustom);
-    connect(customWrap_, &QLineEdit::editingFinished, this, applyCustom);
-    connect(hostCores_, &QDoubleSpinBox::valueChanged, this, [this] { emitEdit(tr("host CPU cores")); });
-    connect(weightUpdateSharding_, &QCheckBox::toggled, this, [this] { emitEdit(tr("weight-update sharding")); });
-    connect(decodedCache_, &QCheckBox::toggled, this, [this] { emitEdit(tr("decoded cache")); });
+    connect(customDims_, &QLineEdit::editingFinished, this,
+            [this, applyCustom] { applyCustom(customDims_); });
+    connect(customWrap_, &QLineEdit::editingFinished, this,
+            [this, applyCustom] { applyCustom(customWrap_); });
+    connect(hostCores_, &QDoubleSpinBox::valueChanged, this,
+            [this] { emitEdit(hostCores_, tr("host CPU cores")); });
+    connect(weightUpdateSharding_, &QCheckBox::toggled, this,
+            [this] { emitEdit(weightUpdateSharding_, tr("weight-update sharding")); });
+    connect(decodedCache_, &QCheckBox::toggled, this,
+            [this] { emitEdit(decodedCache_, tr("decoded cache")); });
 }
 
-void ControlPanel::emitEdit(const QString& what) {
+void ControlPanel::emitEdit(QWidget* control, const QString& what) {
     if (!updating_) {
+        lastEdited_ = control;
+        editing_ = true;
         emit edited(read(), what);
+        editing_ = false;
     }
 }
 
@@ -311,6 +334,9 @@ Scenario ControlPanel::read() const {
 }
 
 void ControlPanel::setScenario(const Scenario& s) {
+    if (!editing_) {
+        lastEdited_ = nullptr; // undo, a file, a preset or a demo: no control was edited
+    }
     updating_ = true;
     shown_ = s;
     workload_->setCurrentText(QString::fromStdString(s.workload));
@@ -393,25 +419,110 @@ void ControlPanel::setAnalysis(const TrainingAnalysis& analysis) {
     updating_ = false;
 }
 
+QWidget* ControlPanel::controlFor(const std::string& field) const {
+    const std::pair<const char*, QWidget*> controls[] = {
+        {"global_batch", globalBatch_},
+        {"model_parallel.kind", modelParallelKind_},
+        {"model_parallel", modelParallel_},
+        {"groups", modelParallel_},
+        {"topology",
+         customDims_->text().isEmpty() ? static_cast<QWidget*>(topology_) : customDims_},
+        {"chips", topology_},
+        {"wrap", customWrap_},
+        {"link_bandwidth", linkBandwidth_},
+        {"link-bw", linkBandwidth_},
+        {"link_latency", latency_},
+        {"latency", latency_},
+        {"cross", crossPodBandwidth_},
+        {"gradient.dim_order", dimOrder_},
+        {"dim-order", dimOrder_},
+        {"gradient.chunks", chunks_},
+        {"chunks", chunks_},
+        {"gradient.algorithm", algorithm_},
+        {"gradient.precision", precision_},
+        {"eval_every", evalEvery_},
+        {"eval_mode", evalMode_},
+        {"input.read", stageCosts_[0]},
+        {"input.decode", stageCosts_[1]},
+        {"input.augment", stageCosts_[2]},
+        {"input.batch", stageCosts_[3]},
+        {"input.host_cpu_cores", hostCores_},
+        {"framework", framework_},
+    };
+    for (const auto& [prefix, control] : controls) {
+        if (field.rfind(prefix, 0) == 0) {
+            return control;
+        }
+    }
+    return workload_;
+}
+
+void ControlPanel::placeProblemBelow(QWidget* control) {
+    if (auto* form = problemBox_->parentWidget()
+                         ? qobject_cast<QFormLayout*>(problemBox_->parentWidget()->layout())
+                         : nullptr) {
+        int row = -1;
+        QFormLayout::ItemRole role{};
+        form->getWidgetPosition(problemBox_, &row, &role);
+        if (row >= 0) {
+            const auto taken = form->takeRow(row); // the layout items, not the widget
+            delete taken.labelItem;
+            delete taken.fieldItem;
+        }
+    }
+    auto* form = qobject_cast<QFormLayout*>(control->parentWidget()->layout());
+    int row = -1;
+    QFormLayout::ItemRole role{};
+    if (form) {
+        form->getWidgetPosition(control, &row, &role);
+    }
+    if (!form || row < 0) {
+        return;
+    }
+    form->insertRow(row + 1, problemBox_);
+    problemControl_ = control;
+}
+
 void ControlPanel::showProblem(const QString& message) {
-    for (auto& [group, label] : problems_) {
-        label->setVisible(false);
-        label->clear();
+    if (message.isEmpty()) {
+        problemBox_->setVisible(false);
+        problemText_->clear();
+        suggested_.reset();
+        problemControl_ = nullptr;
+        return;
     }
-    if (!message.isEmpty()) {
-        QLabel* label = problems_[groupOfField(message)];
-        label->setText(message);
-        label->setVisible(true);
+    const ConfigurationProblem problem = explainProblem(shown_, message.toStdString());
+    QString text = QString::fromStdString(problem.explanation);
+    if (problem.suggestion) {
+        text += " " + QString::fromStdString(problem.suggestion->text);
+        suggested_ = problem.suggestion->scenario;
+        suggestion_->setText(QString::fromStdString(problem.suggestion->action));
+    } else {
+        suggested_.reset();
     }
+    suggestion_->setVisible(problem.suggestion.has_value());
+    problemText_->setText(text);
+    // Below the control just changed; otherwise (undo, a file, a demo) below the one named.
+    QWidget* control =
+        lastEdited_ && lastEdited_->isVisibleTo(this) ? lastEdited_ : controlFor(problem.field);
+    placeProblemBelow(control);
+    problemBox_->setVisible(true);
+    // In sight: the panel scrolls to the explanation once it is laid out.
+    QTimer::singleShot(0, this, [this] {
+        for (QWidget* w = parentWidget(); w; w = w->parentWidget()) {
+            if (auto* area = qobject_cast<QScrollArea*>(w)) {
+                if (problemControl_) {
+                    area->ensureWidgetVisible(problemControl_, 10, 10);
+                }
+                area->ensureWidgetVisible(problemBox_, 10, 10);
+                break;
+            }
+        }
+    });
 }
 
 QString ControlPanel::problemShown() const {
-    for (const auto& [group, label] : problems_) {
-        if (label->isVisible()) {
-            return label->text();
-        }
-    }
-    return {};
+    return problemBox_->isHidden() ? QString() : problemText_->text();
 }
 
 } // namespace podscope::ui

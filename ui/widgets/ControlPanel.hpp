@@ -4,11 +4,12 @@
 #include "view/TrainingAnalysis.hpp"
 
 #include <QWidget>
-
 #include <array>
-#include <map>
+#include <optional>
 
 class QCheckBox;
+class QFrame;
+class QPushButton;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -18,8 +19,9 @@ class QSpinBox;
 namespace podscope::ui {
 
 // The configuration controls, grouped as the paper presents its techniques. Every edit emits
-// the whole new scenario; the panel never changes the document itself. Problems are shown
-// next to the group they concern, never silently corrected.
+// the whole new scenario; the panel never changes the document itself. A refused
+// configuration is explained right below the control just edited (or the one the model
+// names), in the panel's words, with a valid value to use; it is never silently corrected.
 class ControlPanel : public QWidget {
     Q_OBJECT
 public:
@@ -29,9 +31,17 @@ public:
     void setScenario(const Scenario& scenario);
     // Offers the global batches that divide evenly over the analysed configuration's replicas.
     void setAnalysis(const TrainingAnalysis& analysis);
-    // Shows a problem next to the group its field belongs to; an empty message clears all.
+    // Explains the model's refusal ("field: problem") of the configuration shown; an empty
+    // message clears it.
     void showProblem(const QString& message);
     QString problemShown() const;
+    // The box with the explanation and the suggestion's button, and the control it sits below.
+    QFrame* problemBox() const { return problemBox_; }
+    QPushButton* suggestionButton() const { return suggestion_; }
+    QWidget* problemControl() const { return problemControl_; }
+    QComboBox* modelParallelBox() const { return modelParallel_; }
+    QComboBox* sliceBox() const { return topology_; }
+    QLineEdit* customGridEdit() const { return customDims_; }
 
     QComboBox* globalBatchBox() const { return globalBatch_; }
     QComboBox* workloadBox() const { return workload_; }
@@ -41,11 +51,20 @@ signals:
 
 private:
     void build();
-    void emitEdit(const QString& what);
+    void emitEdit(QWidget* control, const QString& what);
     Scenario read() const;
+    QWidget* controlFor(const std::string& field) const;
+    void placeProblemBelow(QWidget* control);
 
     Scenario shown_;
     bool updating_ = false;
+    bool editing_ = false;          // an edit of ours is being applied
+    QWidget* lastEdited_ = nullptr; // the control the user changed last
+    QFrame* problemBox_ = nullptr;
+    QLabel* problemText_ = nullptr;
+    QPushButton* suggestion_ = nullptr;
+    QWidget* problemControl_ = nullptr;
+    std::optional<Scenario> suggested_;
     int shownSlice_ = -1; // the slice entry that matches shown_
     QComboBox* workload_ = nullptr;
     QComboBox* framework_ = nullptr;
@@ -68,7 +87,6 @@ private:
     QComboBox* evalMode_ = nullptr;
     QDoubleSpinBox* hostCores_ = nullptr;
     QCheckBox* decodedCache_ = nullptr;
-    std::map<QString, QLabel*> problems_; // by group
 };
 
 } // namespace podscope::ui

@@ -297,11 +297,11 @@ QColor DataBlocksView::memberColor(int member) {
 }
 
 QSize DataBlocksView::sizeHint() const {
-    return {720, 420};
+    return {480, 300};
 }
 
 QSize DataBlocksView::minimumSizeHint() const {
-    return {360, 200};
+    return {260, 200}; // the demo panel is a third of a 1024-pixel screen
 }
 
 QRect DataBlocksView::blocksRect(int row) const {

@@ -7,11 +7,11 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSlider>
 #include <QStyle>
 #include <QToolButton>
 #include <QVBoxLayout>
-
 #include <cmath>
 
 namespace podscope::ui {
@@ -28,7 +28,18 @@ int frameAt(double fraction, int frames) {
 
 DemoPanel::DemoPanel(QWidget* parent)
     : QWidget(parent) {
-    auto* column = new QVBoxLayout(this);
+    // A long caption scrolls; the data blocks take the room below it, and the buttons stay in
+    // sight at the bottom whatever the window's height.
+    auto* outer = new QVBoxLayout(this);
+    text_ = new QScrollArea;
+    text_->setWidgetResizable(true);
+    text_->setFrameShape(QFrame::NoFrame);
+    text_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto* content = new QWidget;
+    text_->setWidget(content);
+    outer->addWidget(text_);
+    auto* column = new QVBoxLayout(content);
+    column->setContentsMargins(0, 0, 0, 0);
     title_ = new QLabel;
     title_->setWordWrap(true);
     QFont big = title_->font();
@@ -50,6 +61,7 @@ DemoPanel::DemoPanel(QWidget* parent)
     column->addWidget(step_);
     column->addWidget(caption_);
     column->addWidget(busy_);
+    column->addStretch(1);
 
     blocksBox_ = new QWidget;
     auto* blocksColumn = new QVBoxLayout(blocksBox_);
@@ -66,9 +78,8 @@ DemoPanel::DemoPanel(QWidget* parent)
     frameRow->addWidget(play_);
     frameRow->addWidget(frames_, 1);
     blocksColumn->addLayout(frameRow);
-    column->addWidget(blocksBox_, 1);
+    outer->addWidget(blocksBox_, 1);
     blocksBox_->setVisible(false);
-    column->addStretch(0);
 
     auto* buttons = new QHBoxLayout;
     back_ = new QPushButton(tr("< Back"));
@@ -79,7 +90,7 @@ DemoPanel::DemoPanel(QWidget* parent)
     buttons->addWidget(next_);
     buttons->addStretch(1);
     buttons->addWidget(leave_);
-    column->addLayout(buttons);
+    outer->addLayout(buttons);
 
     connect(back_, &QPushButton::clicked, this, &DemoPanel::backClicked);
     connect(next_, &QPushButton::clicked, this, &DemoPanel::nextClicked);
@@ -115,6 +126,7 @@ void DemoPanel::showStep(const DemoScript& script, int index) {
     next_->setEnabled(index + 1 < static_cast<int>(script.steps.size()));
     play_->setChecked(false);
     blocksBox_->setVisible(step.dataBlocks);
+    fitCaption();
     if (!step.dataBlocks) {
         return;
     }
@@ -127,7 +139,40 @@ void DemoPanel::showStep(const DemoScript& script, int index) {
     frames_->setValue(frame);
 }
 
+void DemoPanel::setPresentation(bool on) {
+    // Readable from the back of a classroom: the caption about twice the interface's size.
+    const double base = font().pointSizeF();
+    QFont title = title_->font();
+    title.setPointSizeF(base * (on ? 1.9 : 1.25));
+    title_->setFont(title);
+    QFont step = step_->font();
+    step.setPointSizeF(base * (on ? 1.6 : 1.0));
+    step_->setFont(step);
+    QFont caption = caption_->font();
+    caption.setPointSizeF(base * (on ? 1.75 : 1.0));
+    caption_->setFont(caption);
+    fitCaption();
+}
+
 void DemoPanel::setBusy(bool busy) { busy_->setVisible(busy); }
+
+void DemoPanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitCaption();
+}
+
+void DemoPanel::fitCaption() {
+    // Beside the data blocks the caption keeps the height its text needs (up to half the
+    // panel; beyond, it scrolls), rather than the blocks taking all the room.
+    int wanted = 0;
+    if (!blocksBox_->isHidden()) {
+        const int textWidth = std::max(1, text_->viewport()->width());
+        wanted = std::min(text_->widget()->heightForWidth(textWidth) + 2, height() / 2);
+    }
+    if (text_->minimumHeight() != wanted) {
+        text_->setMinimumHeight(wanted);
+    }
+}
 
 bool DemoPanel::busy() const { return !busy_->isHidden(); }
 

@@ -7,6 +7,7 @@
 
 class QLabel;
 class QPushButton;
+class QScrollArea;
 class QSlider;
 class QToolButton;
 
@@ -23,6 +24,9 @@ public:
 
     // Shows step `index` of `script`; computes the step's data blocks when it has them.
     void showStep(const DemoScript& script, int index);
+    // Large fonts for a projector (the presentation layout), or the normal ones.
+    void setPresentation(bool on);
+    QLabel* captionLabel() const { return caption_; }
     // "Preparing ..." until the step's configuration is analysed and on screen.
     void setBusy(bool busy);
     bool busy() const;
@@ -40,7 +44,13 @@ signals:
     void nextClicked();
     void leaveClicked();
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
+    void fitCaption();
+
+    QScrollArea* text_ = nullptr;
     QLabel* title_ = nullptr;
     QLabel* step_ = nullptr;
     QLabel* caption_ = nullptr;

@@ -1,19 +1,22 @@
 #include "widgets/DemoPlayer.hpp"
 
+#include "charts/BreakdownChart.hpp"
 #include "common/InputError.hpp"
 #include "session/ScenarioDocument.hpp"
+#include "training/StepModel.hpp"
 #include "view/ScenarioRun.hpp"
 #include "widgets/DemoPanel.hpp"
 #include "widgets/Explorer.hpp"
 #include "widgets/MainWindow.hpp"
 
+#include <QAction>
 #include <QDir>
 #include <QDockWidget>
+#include <QEvent>
 #include <QFileDialog>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QScrollArea>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTimer>
@@ -25,26 +28,28 @@ DemoPlayer::DemoPlayer(MainWindow& window, Explorer& explorer)
     , window_(window)
     , explorer_(explorer) {
     panel_ = new DemoPanel;
-    // Long captions scroll rather than being cut when the dock is short.
-    auto* scroll = new QScrollArea;
-    scroll->setWidget(panel_);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
     dock_ = new QDockWidget(tr("Demo"), &window_);
     dock_->setObjectName("demoDock");
-    dock_->setWidget(scroll);
-    dock_->setMinimumWidth(380);
+    dock_->setWidget(panel_);
     window_.addDockWidget(Qt::RightDockWidgetArea, dock_);
     dock_->hide();
+    nextAction_ = new QAction(tr("Next demo step"), this);
+    nextAction_->setShortcuts(
+        {QKeySequence(Qt::Key_PageDown), QKeySequence(Qt::Key_Right), QKeySequence(Qt::Key_Space)});
+    backAction_ = new QAction(tr("Previous demo step"), this);
+    backAction_->setShortcuts({QKeySequence(Qt::Key_PageUp), QKeySequence(Qt::Key_Left)});
+    for (QAction* action : {nextAction_, backAction_}) {
+        action->setEnabled(false);
+        window_.addAction(action); // window-wide, menus and toolbars hidden or not
+    }
+    connect(nextAction_, &QAction::triggered, this, &DemoPlayer::next);
+    connect(backAction_, &QAction::triggered, this, &DemoPlayer::back);
     connect(panel_, &DemoPanel::backClicked, this, &DemoPlayer::back);
     connect(panel_, &DemoPanel::nextClicked, this, &DemoPlayer::next);
     connect(panel_, &DemoPanel::leaveClicked, this, &DemoPlayer::leave);
-    // Closing the dock is leaving the demo.
-    connect(dock_->toggleViewAction(), &QAction::toggled, this, [this](bool visible) {
-        if (!visible && active()) {
-            leave();
-        }
-    });
+    // Closing the dock is leaving the demo; the window hiding it for a while (restoring a
+    // layout) is not.
+    dock_->installEventFilter(this);
     connect(&explorer_, &Explorer::analysisShown, this, &DemoPlayer::checkReady);
     connect(&window_, &MainWindow::runShown, this, &DemoPlayer::checkReady);
     auto fail = [this](const QString& message) {
@@ -67,6 +72,13 @@ DemoPlayer::DemoPlayer(MainWindow& window, Explorer& explorer)
             panel_->setBusy(false);
         }
     });
+}
+
+bool DemoPlayer::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == dock_ && event->type() == QEvent::Close && active()) {
+        leave();
+    }
+    return QObject::eventFilter(watched, event);
 }
 
 QString DemoPlayer::userDemoFolder() {
@@ -117,8 +129,15 @@ void DemoPlayer::openScript(const QString& path) {
     }
 }
 
+void DemoPlayer::setPresentation(bool on) {
+    panel_->setPresentation(on);
+}
+
 void DemoPlayer::start(DemoScript script, int step) {
     script_ = std::move(script);
+    nextAction_->setEnabled(true);
+    backAction_->setEnabled(true);
+    window_.setSpacePlays(false); // Space is the next step now
     const bool wasShown = dock_->isVisible();
     dock_->show();
     dock_->raise();
@@ -128,12 +147,18 @@ void DemoPlayer::start(DemoScript script, int step) {
         // The right column runs the full height, beside the charts rather than above them.
         window_.setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
         QTimer::singleShot(0, this, [this] {
-            window_.resizeDocks({dock_}, {460}, Qt::Horizontal);
+            // About a third of the window, at most 460 pixels beside the configuration panel.
+            const int width = window_.presentation() ? window_.width() / 3
+                                                     : std::min(460, window_.width() * 9 / 25);
+            window_.resizeDocks({dock_}, {width}, Qt::Horizontal);
             if (auto* charts = window_.findChild<QDockWidget*>("chartDock"); charts && charts->isVisible()) {
                 window_.resizeDocks({charts}, {window_.height() * 2 / 5}, Qt::Vertical);
             }
             if (auto* legend = window_.findChild<QDockWidget*>("legendDock"); legend && legend->isVisible()) {
-                window_.resizeDocks({legend, dock_}, {220, 1000}, Qt::Vertical);
+                // The legends whole (their own height), the demo the rest of the column.
+                const int legendHeight = window_.legendDockHeight();
+                window_.resizeDocks({legend, dock_},
+                                    {legendHeight, window_.height() - legendHeight}, Qt::Vertical);
             }
         });
     }
@@ -151,6 +176,7 @@ void DemoPlayer::showStep(int step) {
     panel_->setBusy(true);
     panel_->showStep(script_, step_);
     explorer_.showChart(current.chart);
+    showComparison();
     if (window_.layoutKind() != current.layout) {
         window_.setLayoutKind(current.layout);
     }
@@ -179,7 +205,44 @@ void DemoPlayer::back() {
 void DemoPlayer::leave() {
     step_ = -1;
     waiting_ = false;
+    nextAction_->setEnabled(false);
+    backAction_->setEnabled(false);
+    window_.setSpacePlays(true);
+    if (pinned_) {
+        explorer_.clearBaseline();
+        pinned_ = false;
+    }
+    explorer_.breakdownChart()->holdScale(0);
     dock_->hide();
+}
+
+void DemoPlayer::showComparison() {
+    const auto index = static_cast<std::size_t>(step_);
+    const DemoStep& current = script_.steps[index];
+    const DemoStep* before = current.compareWithPrevious ? &script_.steps[index - 1] : nullptr;
+    const DemoStep* after =
+        index + 1 < script_.steps.size() && script_.steps[index + 1].compareWithPrevious
+            ? &script_.steps[index + 1]
+            : nullptr;
+    // Both steps of a pair draw on the pair's scale, so that moving between them changes the
+    // bars and never the axis. Steps are checked when the script loads: they simulate.
+    double scaleS = 0;
+    if (before || after) {
+        for (const DemoStep* step : {before, &current, after}) {
+            if (step) {
+                scaleS = std::max(scaleS, simulateTraining(step->scenario).breakdown.total());
+            }
+        }
+    }
+    explorer_.breakdownChart()->holdScale(scaleS * 1e3);
+    if (before) {
+        explorer_.pinBaseline(simulateTraining(before->scenario), tr("step %1").arg(step_),
+                              tr("step %1").arg(step_ + 1));
+        pinned_ = true;
+    } else if (pinned_) {
+        explorer_.clearBaseline();
+        pinned_ = false;
+    }
 }
 
 void DemoPlayer::checkReady() {

@@ -5,6 +5,7 @@
 #include <QObject>
 #include <QString>
 
+class QAction;
 class QDockWidget;
 class QMenu;
 class QMenuBar;
@@ -44,6 +45,14 @@ public:
     bool ready() const { return active() && !waiting_ && !superseded_; }
     DemoPanel* panel() const { return panel_; }
     QDockWidget* dock() const { return dock_; }
+    // Next (Page Down, Right, Space: what a presenter's clicker sends) and Back (Page Up,
+    // Left), window-wide while a demo runs.
+    QAction* nextAction() const { return nextAction_; }
+    QAction* backAction() const { return backAction_; }
+    void setPresentation(bool on);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 signals:
     // Step `step` is on screen: configuration analysed, charts and 3-D view updated.
@@ -52,6 +61,8 @@ signals:
 
 private:
     void checkReady();
+    // Before/after steps: the previous step's breakdown pinned beside this one's, one scale.
+    void showComparison();
     void openScript(const QString& path);
     void fillMenu(QMenu* menu);
 
@@ -64,6 +75,9 @@ private:
     bool superseded_ = false; // the user changed the configuration, or the step failed
     DemoPanel* panel_ = nullptr;
     QDockWidget* dock_ = nullptr;
+    QAction* nextAction_ = nullptr;
+    QAction* backAction_ = nullptr;
+    bool pinned_ = false; // the demo pinned the baseline shown
 };
 
 } // namespace podscope::ui

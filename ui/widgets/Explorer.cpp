@@ -10,21 +10,23 @@
 #include "widgets/ExportMenu.hpp"
 #include "widgets/LatestOnlyRunner.hpp"
 #include "widgets/MainWindow.hpp"
+#include "widgets/WhatIfPanel.hpp"
 
 #include <QAction>
 #include <QDir>
-#include <QFileInfo>
-#include <QStandardPaths>
-#include <QTimer>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QLabel>
+#include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScrollArea>
 #include <QSettings>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
@@ -32,6 +34,27 @@ namespace podscope::ui {
 namespace {
 
 constexpr int kRecentFiles = 8;
+
+// "1.52 s", "43.1 ms", "812 µs", "25.4 min": three significant figures in a fitting unit.
+QString formatSeconds(double seconds) {
+    const auto figures = [](double value, const QString& unit) {
+        const int decimals = value >= 100 ? 0 : value >= 10 ? 1 : 2;
+        return QLocale().toString(value, 'f', decimals) + QStringLiteral(" ") + unit;
+    };
+    if (seconds >= 7200) {
+        return figures(seconds / 3600, QStringLiteral("h"));
+    }
+    if (seconds >= 600) {
+        return figures(seconds / 60, QStringLiteral("min"));
+    }
+    if (seconds >= 1) {
+        return figures(seconds, QStringLiteral("s"));
+    }
+    if (seconds >= 1e-3) {
+        return figures(seconds * 1e3, QStringLiteral("ms"));
+    }
+    return figures(seconds * 1e6, QStringLiteral("µs"));
+}
 
 QString signedPercent(double now, double before) {
     if (before <= 0) {
@@ -66,11 +89,16 @@ Explorer::Explorer(MainWindow& window, const Scenario& initial)
         showAnalysis(std::static_pointer_cast<const TrainingAnalysis>(result));
     });
     connect(runner_, &LatestOnlyRunner::failed, this, [this](const QString& message) {
-        // The charts keep the last valid configuration; the problem shows by its control.
+        // The charts keep the last valid configuration, marked; the problem shows by its control.
         controls_->showProblem(message);
-        window_.statusBar()->showMessage(tr("Not simulated: %1").arg(message));
+        setStale(true);
+        window_.statusBar()->showMessage(
+            tr("Configuration refused: see the explanation in the Configuration panel"), 10000);
         emit analysisFailed(message);
     });
+    connect(
+        whatIfs_, &WhatIfPanel::tryRequested, this,
+        [this](const Scenario& scenario, const QString& what) { document_->edit(scenario, what); });
     // The 3-D view's simulation feeds the link chart.
     connect(&window_, &MainWindow::runShown, this, [this] {
         if (window_.currentRun()) {
@@ -101,10 +129,17 @@ void Explorer::buildDocks() {
     auto* scroll = new QScrollArea;
     scroll->setWidget(controls_);
     scroll->setWidgetResizable(true);
-    scroll->setMinimumWidth(250);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // the form wraps its rows instead
+    scroll->setMinimumWidth(200);
+    auto* configuration = new QWidget;
+    auto* configurationColumn = new QVBoxLayout(configuration);
+    configurationColumn->setContentsMargins(0, 0, 0, 0);
+    whatIfs_ = new WhatIfPanel;
+    configurationColumn->addWidget(scroll, 1);
+    configurationColumn->addWidget(whatIfs_);
     auto* controlDock = new QDockWidget(tr("Configuration"), &window_);
     controlDock->setObjectName("configurationDock");
-    controlDock->setWidget(scroll);
+    controlDock->setWidget(configuration);
     window_.addDockWidget(Qt::LeftDockWidgetArea, controlDock);
 
     throughput_ = new ThroughputChart;
@@ -125,9 +160,15 @@ void Explorer::buildDocks() {
     tabs->addTab(batch_, tr("Batch size"));
     tabs->addTab(links_, tr("Links"));
     tabs->setMinimumHeight(170);
+    auto* charts = new QWidget;
+    auto* chartColumn = new QVBoxLayout(charts);
+    chartColumn->setContentsMargins(0, 0, 0, 0);
+    stale_ = MainWindow::staleMarkLabel();
+    chartColumn->addWidget(stale_);
+    chartColumn->addWidget(tabs, 1);
     auto* chartDock = new QDockWidget(tr("Charts"), &window_);
     chartDock->setObjectName("chartDock");
-    chartDock->setWidget(tabs);
+    chartDock->setWidget(charts);
     window_.addDockWidget(Qt::BottomDockWidgetArea, chartDock);
 }
 
@@ -194,13 +235,9 @@ void Explorer::buildMenus() {
     }
 
     QMenu* compare = bar->addMenu(tr("&Compare"));
-    QAction* pin = compare->addAction(tr("&Pin as baseline"), this, &Explorer::pinBaseline);
+    QAction* pin = compare->addAction(tr("&Pin as baseline"), this, [this] { pinBaseline(); });
     pin->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
-    compare->addAction(tr("&Clear baseline"), this, [this] {
-        baseline_.reset();
-        breakdown_->setBaseline(std::nullopt);
-        deltas_->setText(tr("Pin a baseline (Ctrl+B) to compare."));
-    });
+    compare->addAction(tr("&Clear baseline"), this, &Explorer::clearBaseline);
     window_.addActions({open, save, saveAs, undo, redo, pin});
 }
 
@@ -221,15 +258,36 @@ void Explorer::showAnalysis(std::shared_ptr<const TrainingAnalysis> analysis) {
     throughput_->setAnalysis(*analysis_);
     breakdown_->setCurrent(analysis_->result.breakdown);
     batch_->setAnalysis(*analysis_);
+    whatIfs_->setWhatIfs(analysis_->whatIfs, analysis_->result);
     deltas_->setText(deltas());
-    const auto& r = analysis_->result;
-    window_.statusBar()->showMessage(tr("Bottleneck: %1   time to train %2 s   step %3 ms   %4 examples/s")
-                                         .arg(QString::fromStdString(r.bottleneck))
-                                         .arg(r.timeToTrainS, 0, 'f', 2)
-                                         .arg(r.stepTimeS * 1e3, 0, 'f', 2)
-                                         .arg(r.throughputExamplesPerS, 0, 'f', 0));
-    window_.showScenario(gradientSyncView(analysis_->scenario, r));
+    setStale(false);
+    window_.showScenario(gradientSyncView(analysis_->scenario, analysis_->result));
     emit analysisShown();
+}
+
+void Explorer::showHeadline() {
+    if (!analysis_) {
+        return;
+    }
+    const auto& r = analysis_->result;
+    // The figures a class reads first, in the status bar's permanent area: hovering and
+    // clicking write elsewhere (the temporary message area, the details panel).
+    const QString numbers =
+        tr("Time to train %1   Step %2   %3   Bottleneck: %4")
+            .arg(formatSeconds(r.timeToTrainS), formatSeconds(r.stepTimeS),
+                 tr("%1 examples/s").arg(QLocale().toString(r.throughputExamplesPerS, 'f', 0)),
+                 QString::fromStdString(r.bottleneck));
+    window_.setHeadline(showingStaleResult() ? tr("Last valid result: %1").arg(numbers) : numbers);
+}
+
+bool Explorer::showingStaleResult() const {
+    return !stale_->isHidden();
+}
+
+void Explorer::setStale(bool stale) {
+    stale_->setVisible(stale && analysis_);
+    window_.setStale(stale && analysis_);
+    showHeadline();
 }
 
 QString Explorer::autosavePath() {
@@ -286,6 +344,19 @@ void Explorer::pinBaseline() {
     }
     baseline_ = analysis_->result;
     breakdown_->setBaseline(baseline_->breakdown);
+    deltas_->setText(deltas());
+}
+
+void Explorer::pinBaseline(const TrainingResult& result, const QString& label,
+                           const QString& currentLabel) {
+    baseline_ = result;
+    breakdown_->setBaseline(baseline_->breakdown, label, currentLabel);
+    deltas_->setText(deltas());
+}
+
+void Explorer::clearBaseline() {
+    baseline_.reset();
+    breakdown_->setBaseline(std::nullopt);
     deltas_->setText(deltas());
 }
 

@@ -23,6 +23,7 @@ class LatestOnlyRunner;
 class LinkUseChart;
 class MainWindow;
 class ThroughputChart;
+class WhatIfPanel;
 
 // The exploring half of the main window: the configuration document with its controls, menus
 // (file, edit, presets), charts and baseline. Every change is analysed off the UI thread; the
@@ -45,12 +46,22 @@ public:
     void showChart(ChartKind chart);
     ChartKind currentChart() const;
     const std::optional<TrainingResult>& baseline() const { return baseline_; }
+    WhatIfPanel* whatIfPanel() const { return whatIfs_; }
+    QTabWidget* chartTabs() const { return chartTabs_; }
+    // Shown above the charts while the configuration is refused.
+    QLabel* staleMark() const { return stale_; }
+    bool showingStaleResult() const;
 
     // Returns the problem, or an empty string; a failed open changes nothing.
     QString openFile(const QString& path);
     QString saveFile(const QString& path);
     void loadPreset(const std::string& name);
     void pinBaseline();
+    // Pins a result as the baseline under a name of its own ("step 1"); `currentLabel` names
+    // the current column ("step 2").
+    void pinBaseline(const TrainingResult& result, const QString& label,
+                     const QString& currentLabel);
+    void clearBaseline();
     QString deltas() const;
 
     // Crash safety: the configuration is written to this file shortly after every change and
@@ -75,6 +86,8 @@ private:
     void rememberRecent(const QString& path);
     void refreshRecentMenu();
     void updateTitle();
+    void showHeadline();
+    void setStale(bool stale);
 
     MainWindow& window_;
     ScenarioDocument* document_;
@@ -85,6 +98,8 @@ private:
     BatchChart* batch_ = nullptr;
     LinkUseChart* links_ = nullptr;
     QLabel* deltas_ = nullptr;
+    QLabel* stale_ = nullptr;
+    WhatIfPanel* whatIfs_ = nullptr;
     QTabWidget* chartTabs_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     std::shared_ptr<const TrainingAnalysis> analysis_;

@@ -17,7 +17,8 @@ void LegendWidget::setLegend(const Legend& legend) {
 }
 
 QSize LegendWidget::sizeHint() const {
-    const int rows = legend_.continuous ? 3 : static_cast<int>(legend_.categories.size()) + 1;
+    const int rows = (legend_.continuous ? 3 : static_cast<int>(legend_.categories.size()) + 1) +
+                     (legend_.note.empty() ? 0 : 2);
     return {200, 12 + rows * 20};
 }
 
@@ -39,7 +40,7 @@ void LegendWidget::paintEvent(QPaintEvent*) {
         const QRect bar(14, 24, width() - 34, 14);
         QLinearGradient gradient(bar.topLeft(), bar.topRight());
         for (int i = 0; i <= 10; ++i) {
-            const Rgb c = utilizationColor(static_cast<float>(i) / 10.0f);
+            const Rgb c = colorMapAt(legend_.map, static_cast<float>(i) / 10.0f);
             gradient.setColorAt(i / 10.0, QColor(c.r, c.g, c.b));
         }
         painter.fillRect(bar, gradient);
@@ -51,6 +52,7 @@ void LegendWidget::paintEvent(QPaintEvent*) {
             const QRect label(x - 20, bar.bottom() + 4, 40, 16);
             painter.drawText(label, Qt::AlignCenter, QString::number(value, 'f', 0));
         }
+        drawNote(painter, bar.bottom() + 22);
         return;
     }
     int y = 24;
@@ -59,6 +61,15 @@ void LegendWidget::paintEvent(QPaintEvent*) {
         painter.drawRect(QRect(6, y + 2, 14, 14));
         painter.drawText(QRect(26, y, width() - 30, 18), Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(name));
         y += 20;
+    }
+    drawNote(painter, y);
+}
+
+void LegendWidget::drawNote(QPainter& painter, int top) {
+    if (!legend_.note.empty()) {
+        painter.drawText(QRect(6, top, width() - 10, 38),
+                         Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
+                         QString::fromStdString(legend_.note));
     }
 }
 

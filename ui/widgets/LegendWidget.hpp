@@ -4,6 +4,8 @@
 
 #include <QWidget>
 
+class QPainter;
+
 namespace podscope::ui {
 
 // A colour legend with its unit: a gradient with ticks for a continuous scale, or swatches.
@@ -19,6 +21,8 @@ protected:
     void paintEvent(QPaintEvent* event) override;
 
 private:
+    void drawNote(QPainter& painter, int top);
+
     Legend legend_;
 };
 

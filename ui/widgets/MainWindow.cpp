@@ -7,24 +7,29 @@
 #include "vtk/VtkView.hpp"
 #include "widgets/DemoPlayer.hpp"
 #include "widgets/Explorer.hpp"
-#include "widgets/LegendWidget.hpp"
 #include "widgets/LatestOnlyRunner.hpp"
+#include "widgets/LegendWidget.hpp"
 
 #include <QAction>
 #include <QCloseEvent>
-#include <QSettings>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSettings>
 #include <QSlider>
 #include <QStatusBar>
+#include <QStyle>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
-
 #include <algorithm>
 #include <cmath>
 
@@ -68,6 +73,7 @@ MainWindow::MainWindow(const Scenario& training, bool withView, QWidget* parent)
     explorer_ = new Explorer(*this, training);
     demos_ = new DemoPlayer(*this, *explorer_);
     demos_->addMenu(menuBar());
+    buildViewMenu();
     timer_.setTimerType(Qt::PreciseTimer);
     timer_.setInterval(16);
     connect(&timer_, &QTimer::timeout, this, &MainWindow::tick);
@@ -99,6 +105,8 @@ MainWindow::MainWindow(const Scenario& training, bool withView, QWidget* parent)
 MainWindow::~MainWindow() = default;
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    setPresentation(false); // remember the working layout, not the classroom one
+    setFullScreen(false);
     QSettings settings;
     settings.setValue("window/geometry", saveGeometry());
     settings.setValue("window/state", saveState());
@@ -108,6 +116,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 
 void MainWindow::buildControls() {
     auto* toolbar = addToolBar(tr("Scenario"));
+    toolbar_ = toolbar;
     toolbar->setObjectName("scenarioToolbar");
     toolbar->setMovable(false);
 
@@ -156,7 +165,11 @@ void MainWindow::buildControls() {
     captionFont.setPointSizeF(captionFont.pointSizeF() * 1.25);
     captionFont.setBold(true);
     caption_->setFont(captionFont);
+    // Phase captions are long; they wrap rather than widen the window.
+    caption_->setWordWrap(true);
     column->addWidget(caption_);
+    staleView_ = staleMarkLabel();
+    column->addWidget(staleView_);
     column->addWidget(view_ ? static_cast<QWidget*>(view_) : placeholder_, 1);
 
     auto* playback = new QHBoxLayout();
@@ -178,7 +191,6 @@ void MainWindow::buildControls() {
     scrubber_->setRange(0, kScrubberSteps);
     scrubber_->setToolTip(tr("Simulated time"));
     timeLabel_ = new QLabel(this);
-    timeLabel_->setMinimumWidth(190);
     playback->addWidget(play_);
     playback->addWidget(step);
     playback->addWidget(speedBox_);
@@ -195,7 +207,7 @@ void MainWindow::buildControls() {
     details_->setWordWrap(true);
     details_->setTextFormat(Qt::RichText);
     details_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    details_->setMinimumWidth(180);
+    details_->setMinimumWidth(120);
     sideColumn->addWidget(linkLegend_);
     sideColumn->addWidget(chipLegend_);
     sideColumn->addWidget(details_, 1);
@@ -206,6 +218,16 @@ void MainWindow::buildControls() {
     addDockWidget(Qt::RightDockWidgetArea, dock);
 
     status_ = new QLabel(this);
+    // What was simulated: informative, but never worth widening the window for.
+    status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    status_->setMinimumWidth(0);
+    headline_ = new QLabel(this);
+    headline_->setObjectName("headline");
+    QFont headlineFont = headline_->font();
+    headlineFont.setBold(true);
+    headline_->setFont(headlineFont);
+    headline_->setToolTip(
+        tr("Time to train, step time, throughput and bottleneck of the configuration"));
     progress_ = new QProgressBar(this);
     progress_->setRange(0, 0); // busy: the engine reports no fraction
     progress_->setMaximumWidth(140);
@@ -213,6 +235,11 @@ void MainWindow::buildControls() {
     cancel_ = new QPushButton(tr("Cancel"), this);
     cancel_->setVisible(false);
     statusBar()->addWidget(status_, 1);
+    // A temporary message (hover, a demo step) takes the place of what was simulated; the
+    // status bar hides it only when the window is already shown, so this says it outright.
+    connect(statusBar(), &QStatusBar::messageChanged, status_,
+            [this](const QString& message) { status_->setVisible(message.isEmpty()); });
+    statusBar()->addPermanentWidget(headline_);
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(cancel_);
 
@@ -244,6 +271,121 @@ void MainWindow::buildControls() {
             }
         });
     }
+}
+
+void MainWindow::buildViewMenu() {
+    QMenu* menu = menuBar()->addMenu(tr("&View"));
+    QAction* presentation = menu->addAction(tr("&Presentation layout"), this, [this] {
+        const bool on = !presentation_;
+        setPresentation(on);
+        setFullScreen(on);
+    });
+    presentation->setShortcut(QKeySequence(Qt::Key_F5));
+    presentation->setToolTip(
+        tr("Classroom mode: the 3-D view, the chart in front and the demo caption in a large "
+           "font, full screen (F5; Esc leaves)"));
+    QAction* fullScreen =
+        menu->addAction(tr("&Full screen"), this, [this] { setFullScreen(!isFullScreen()); });
+    fullScreen->setShortcut(QKeySequence(Qt::Key_F11));
+    leaveAction_ = menu->addAction(tr("&Leave presentation and full screen"), this, [this] {
+        setPresentation(false);
+        setFullScreen(false);
+    });
+    leaveAction_->setShortcut(QKeySequence(Qt::Key_Escape));
+    leaveAction_->setEnabled(false);
+    // Window-wide, so that they work with the menu bar hidden.
+    addActions({presentation, fullScreen, leaveAction_});
+}
+
+void MainWindow::setFullScreen(bool on) {
+    if (on == isFullScreen()) {
+        return;
+    }
+    if (on) {
+        maximizedBeforeFullScreen_ = isMaximized();
+        showFullScreen();
+    } else if (maximizedBeforeFullScreen_) {
+        showMaximized();
+    } else {
+        showNormal();
+    }
+    leaveAction_->setEnabled(on || presentation_);
+}
+
+void MainWindow::setPresentation(bool on) {
+    if (on == presentation_) {
+        return;
+    }
+    presentation_ = on;
+    leaveAction_->setEnabled(on || isFullScreen());
+    auto* configuration = findChild<QDockWidget*>("configurationDock");
+    auto* charts = findChild<QDockWidget*>("chartDock");
+    auto* demo = findChild<QDockWidget*>("demoDock");
+    QFont captionFont = font();
+    captionFont.setBold(true);
+    captionFont.setPointSizeF(captionFont.pointSizeF() * (on ? 1.6 : 1.25));
+    caption_->setFont(captionFont);
+    explorer_->chartTabs()->tabBar()->setVisible(!on); // one chart: the one in front
+    details_->setVisible(!on);
+    demos_->setPresentation(on);
+    menuBar()->setVisible(!on);
+    statusBar()->setVisible(!on);
+    if (on) {
+        stateBeforePresentation_ = saveState();
+        toolbar_->hide();
+        configuration->hide();
+        charts->show();
+        // Once laid out (and full screen): the 3-D view large, the chart and the caption beside it.
+        QTimer::singleShot(0, this, [this, charts, demo] {
+            if (!presentation_) {
+                return;
+            }
+            resizeDocks({charts}, {height() * 2 / 5}, Qt::Vertical);
+            if (demo->isVisible()) {
+                resizeDocks({demo}, {width() / 3}, Qt::Horizontal);
+            }
+        });
+    } else {
+        restoreState(stateBeforePresentation_);
+        demo->setVisible(demos_->active()); // a demo may have started or ended meanwhile
+    }
+}
+
+void MainWindow::setSpacePlays(bool plays) {
+    play_->setShortcut(plays ? QKeySequence(Qt::Key_Space) : QKeySequence());
+    play_->setToolTip(plays ? tr("Play or pause the replay (Space)")
+                            : tr("Play or pause the replay"));
+}
+
+void MainWindow::setHeadline(const QString& text) {
+    headline_->setText(text);
+}
+
+int MainWindow::legendDockHeight() const {
+    const int title = fontMetrics().height() + 8;
+    const int margins = 2 * style()->pixelMetric(QStyle::PM_LayoutTopMargin) + 2 * 6;
+    return title + margins + linkLegend_->sizeHint().height() + chipLegend_->sizeHint().height() +
+           fontMetrics().height() * 3;
+}
+
+QLabel* MainWindow::staleMarkLabel() {
+    auto* label = new QLabel(
+        tr("Showing the last valid result: this configuration is refused (see Configuration)"));
+    label->setObjectName("staleMark");
+    label->setWordWrap(true);
+    label->setStyleSheet(
+        "QLabel#staleMark { background: #fdebd0; color: #7e3c00; border: 1px solid #e59866; "
+        "padding: 3px; font-weight: bold; }");
+    label->setVisible(false);
+    return label;
+}
+
+void MainWindow::setStale(bool stale) {
+    staleView_->setVisible(stale);
+}
+
+bool MainWindow::showsStaleMark() const {
+    return !staleView_->isHidden();
 }
 
 void MainWindow::showScenario(const ViewScenario& scenario) {
@@ -279,7 +421,8 @@ void MainWindow::showRun(std::shared_ptr<const ScenarioRun> run) {
     if (previous && scene_ && was.dims == now.dims && was.wrap == now.wrap && was.podDims == now.podDims &&
         was.hostBlock == now.hostBlock) {
         coloring_ = std::make_unique<FrameColoring>(run_->topology, *scene_, *run_->replay,
-                                                    run_->scenario.modelParallelTile);
+                                                    run_->scenario.modelParallelTile,
+                                                    run_->scenario.replicasPerChip);
         renderFrame();
     } else {
         rebuildScene();
@@ -293,7 +436,9 @@ void MainWindow::rebuildScene() {
     }
     coloring_.reset();
     scene_ = std::make_unique<SceneGeometry>(buildScene(run_->topology, layout_));
-    coloring_ = std::make_unique<FrameColoring>(run_->topology, *scene_, *run_->replay, run_->scenario.modelParallelTile);
+    coloring_ = std::make_unique<FrameColoring>(run_->topology, *scene_, *run_->replay,
+                                                run_->scenario.modelParallelTile,
+                                                run_->scenario.replicasPerChip);
     if (view_) {
         view_->setScene(*scene_);
     }
@@ -483,10 +628,20 @@ void MainWindow::selectChip(ChipId chip) {
     for (int d = 0; d < t.rank(); ++d) {
         coords += (d ? ", " : "") + QString::number(t.coord(chip, d));
     }
-    const GroupLayout replicas{GroupLayout::Kind::AcrossTiles, run_->scenario.modelParallelTile};
-    const GroupLayout partitions{GroupLayout::Kind::WithinTile, run_->scenario.modelParallelTile};
+    // Terms as docs/user-guide.md defines them: a replica is one copy of the model on its
+    // cores; a data-parallel group, the chips at the same place in every replica.
+    const GroupLayout replicaBlocks{GroupLayout::Kind::WithinTile,
+                                    run_->scenario.modelParallelTile};
+    const GroupLayout dataParallel{GroupLayout::Kind::AcrossTiles,
+                                   run_->scenario.modelParallelTile};
+    const int perChip = std::max(run_->scenario.replicasPerChip, 1);
+    const int firstReplica = groupOf(t, replicaBlocks, chip) * perChip;
+    const QString replicas =
+        perChip == 1
+            ? tr("replica %1").arg(firstReplica)
+            : tr("replicas %1-%2 (one per core)").arg(firstReplica).arg(firstReplica + perChip - 1);
     details_->setText(tr("<b>Chip %1</b><br>coordinates (%2)<br>cores %3-%4<br>host %5, pod %6<br>"
-                         "replica group %7, partition group %8<br>sent %9 MiB, received %10 MiB<br>"
+                         "%7, data-parallel group %8<br>sent %9 MiB, received %10 MiB<br>"
                          "busiest outgoing link %11 % busy")
                           .arg(chip)
                           .arg(coords)
@@ -494,8 +649,8 @@ void MainWindow::selectChip(ChipId chip) {
                           .arg(chip * t.coresPerChip() + t.coresPerChip() - 1)
                           .arg(t.hostOf(chip))
                           .arg(t.podOf(chip))
-                          .arg(groupOf(t, replicas, chip))
-                          .arg(groupOf(t, partitions, chip))
+                          .arg(replicas)
+                          .arg(groupOf(t, dataParallel, chip))
                           .arg(sent / 1048576.0, 0, 'f', 2)
                           .arg(received / 1048576.0, 0, 'f', 2)
                           .arg(busiest * 100, 0, 'f', 1));

@@ -11,11 +11,13 @@
 
 #include <memory>
 
+class QAction;
 class QComboBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
 class QSlider;
+class QToolBar;
 class QToolButton;
 
 namespace podscope::ui {
@@ -67,6 +69,28 @@ public:
     void selectLink(int link);
     QString details() const;
 
+    // The headline numbers (time to train, step time, throughput, bottleneck), in a permanent
+    // status-bar widget that hover and click messages never replace.
+    void setHeadline(const QString& text);
+    QLabel* headline() const { return headline_; }
+    // Marks the 3-D view as showing the last valid result (the configuration is refused).
+    void setStale(bool stale);
+    bool showsStaleMark() const;
+    // A label saying "showing the last valid result", hidden, for above a view or the charts.
+    static QLabel* staleMarkLabel();
+
+    // Classroom mode: the presentation layout (3-D view, chart in front, demo caption in a
+    // large font; no configuration panel, menus or toolbar) and full screen. F5 enters both,
+    // F11 toggles full screen, Esc leaves both.
+    void setPresentation(bool on);
+    bool presentation() const { return presentation_; }
+    void setFullScreen(bool on);
+    // Space plays and pauses the replay, except while a demo uses it for its next step.
+    void setSpacePlays(bool plays);
+    QLabel* viewCaption() const { return caption_; }
+    // The height the legend dock needs to show both legends and a line of details.
+    int legendDockHeight() const;
+
 signals:
     // A simulation result is on screen (scene built, first frame coloured).
     void runShown();
@@ -77,6 +101,7 @@ protected:
 
 private:
     void buildControls();
+    void buildViewMenu();
     void requestRun();
     void showRun(std::shared_ptr<const ScenarioRun> run);
     void rebuildScene();
@@ -105,6 +130,13 @@ private:
     QLabel* details_ = nullptr;
     QLabel* timeLabel_ = nullptr;
     QLabel* status_ = nullptr;
+    QLabel* headline_ = nullptr;
+    QLabel* staleView_ = nullptr;
+    QToolBar* toolbar_ = nullptr;
+    bool presentation_ = false;
+    bool maximizedBeforeFullScreen_ = false;
+    QByteArray stateBeforePresentation_;
+    QAction* leaveAction_ = nullptr;
     QProgressBar* progress_ = nullptr;
     QPushButton* cancel_ = nullptr;
     QSlider* scrubber_ = nullptr;

@@ -1,0 +1,369 @@
+// Classroom mode and the window's headline (issue 15), in a real window under Xvfb: the demos
+// by keyboard alone, every demo control inside the window at 1280x720 and 1024x768, the
+// presentation layout and full screen, and the headline numbers surviving hover and click.
+#include "charts/BreakdownChart.hpp"
+#include "demo/DemoScript.hpp"
+#include "session/ScenarioDocument.hpp"
+#include "training/Presets.hpp"
+#include "training/StepModel.hpp"
+#include "vtk/VtkView.hpp"
+#include "widgets/ControlPanel.hpp"
+#include "widgets/DemoPanel.hpp"
+#include "widgets/DemoPlayer.hpp"
+#include "widgets/Explorer.hpp"
+#include "widgets/MainWindow.hpp"
+
+#include <QAbstractSlider>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QLabel>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QTest>
+#include <QToolBar>
+#include <QToolButton>
+#include <QUndoStack>
+#include <memory>
+
+using namespace podscope;
+using namespace podscope::ui;
+
+namespace {
+
+constexpr int kStepTimeoutMs = 60000; // a 4096-chip step replays its collective in seconds
+
+// Whether the whole of `widget` is on screen inside `window`: shown, not clipped by a scroll
+// area or a dock, and inside the window's own rectangle.
+bool wholyVisible(const QWidget* widget, const QWidget* window) {
+    if (!widget->isVisible()) {
+        return false;
+    }
+    const QRect inWindow(widget->mapTo(window, QPoint(0, 0)), widget->size());
+    return window->rect().contains(inWindow) &&
+           widget->visibleRegion().boundingRect() == widget->rect();
+}
+
+QString geometryOf(const QWidget* widget, const QWidget* window) {
+    const QRect inWindow(widget->mapTo(window, QPoint(0, 0)), widget->size());
+    return QString("%1 at %2,%3 %4x%5 in a %6x%7 window (visible part %8x%9)")
+        .arg(widget->objectName().isEmpty() ? widget->metaObject()->className()
+                                            : widget->objectName())
+        .arg(inWindow.x())
+        .arg(inWindow.y())
+        .arg(inWindow.width())
+        .arg(inWindow.height())
+        .arg(window->width())
+        .arg(window->height())
+        .arg(widget->visibleRegion().boundingRect().width())
+        .arg(widget->visibleRegion().boundingRect().height());
+}
+
+} // namespace
+
+class ClassroomTest : public QObject {
+    Q_OBJECT
+
+private:
+    static std::unique_ptr<MainWindow> openWindow(const Scenario& scenario, QSize size) {
+        auto window = std::make_unique<MainWindow>(scenario, true);
+        window->resize(size);
+        window->show();
+        // Keys go to the active window, as they do for a user.
+        window->activateWindow();
+        return QTest::qWaitForWindowExposed(window.get()) &&
+                       QTest::qWaitForWindowActive(window.get())
+                   ? std::move(window)
+                   : nullptr;
+    }
+
+    // Presses `key` in the window and waits until demo step `step` (0-based) is on screen.
+    static bool pressAndWait(MainWindow& window, Qt::Key key, int step) {
+        DemoPlayer& player = *window.demos();
+        QSignalSpy shown(&player, &DemoPlayer::stepShown);
+        QTest::keyClick(&window, key);
+        if (player.ready() && player.step() == step) {
+            return true;
+        }
+        return shown.wait(kStepTimeoutMs) && player.step() == step && player.ready();
+    }
+
+    // The class can read and reach everything of the demo: caption, Back, Next, Leave.
+    static void checkDemoControls(MainWindow& window) {
+        const DemoPanel* panel = window.demos()->panel();
+        for (const QWidget* control : std::initializer_list<const QWidget*>{
+                 panel->backButton(), panel->nextButton(), panel->leaveButton()}) {
+            QVERIFY2(wholyVisible(control, &window), qPrintable(geometryOf(control, &window)));
+        }
+        QVERIFY2(panel->captionLabel()->isVisible() &&
+                     !panel->captionLabel()->visibleRegion().isEmpty(),
+                 qPrintable(geometryOf(panel->captionLabel(), &window)));
+        // The replay controls under the 3-D view too.
+        QVERIFY(wholyVisible(window.view(), &window) || !window.view()->visibleRegion().isEmpty());
+        for (auto* slider : window.findChildren<QAbstractSlider*>()) {
+            if (slider->isVisible() && slider->parentWidget() == window.centralWidget()) {
+                QVERIFY2(wholyVisible(slider, &window), qPrintable(geometryOf(slider, &window)));
+            }
+        }
+    }
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        VtkView::useDefaultSurfaceFormat(); // as the program does
+    }
+
+    // The window fits small projectors and laptops: nothing forces it wider or taller.
+    void windowFitsSmallScreens_data() {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1280x720") << QSize(1280, 720);
+        QTest::newRow("1024x768") << QSize(1024, 768);
+    }
+
+    void windowFitsSmallScreens() {
+        QFETCH(QSize, size);
+        const DemoScript demo =
+            loadDemo("ring-allreduce"); // the tallest panel: caption and data blocks
+        const auto opened = openWindow(demo.steps.front().scenario, size);
+        QVERIFY(opened);
+        MainWindow& window = *opened;
+        QSignalSpy shown(window.demos(), &DemoPlayer::stepShown);
+        window.demos()->start(demo);
+        QVERIFY(shown.wait(kStepTimeoutMs));
+        QTest::qWait(100); // the docks take their sizes once laid out
+        const QSize minimum = window.minimumSizeHint().expandedTo(window.minimumSize());
+        qInfo("window minimum %dx%d; configuration panel %d, 3-D view %d, demo panel %d pixels "
+              "wide at least",
+              minimum.width(), minimum.height(),
+              window.explorer()->controls()->minimumSizeHint().width(),
+              window.centralWidget()->minimumSizeHint().width(),
+              window.demos()->dock()->minimumSizeHint().width());
+        QVERIFY2(minimum.width() <= size.width() && minimum.height() <= size.height(),
+                 qPrintable(QString("minimum %1x%2").arg(minimum.width()).arg(minimum.height())));
+        QCOMPARE(window.size(), size);
+        checkDemoControls(window);
+        // The configuration panel is as narrow as its dock: no field cut at the right edge.
+        const ControlPanel* panel = window.explorer()->controls();
+        QVERIFY2(panel->minimumSizeHint().width() <= panel->parentWidget()->width(),
+                 qPrintable(QString("panel needs %1 pixels, its dock shows %2")
+                                .arg(panel->minimumSizeHint().width())
+                                .arg(panel->parentWidget()->width())));
+        QVERIFY(wholyVisible(window.headline(), &window));
+    }
+
+    // Every demo from its first step to its last and back, by keyboard alone, at both sizes,
+    // with every control in sight at every step.
+    void everyDemoRunsByKeyboardAtSmallSizes_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QSize>("size");
+        for (const auto& name : bundledDemoNames()) {
+            for (const QSize size : {QSize(1280, 720), QSize(1024, 768)}) {
+                const QString row = QString("%1 %2x%3")
+                                        .arg(QString::fromStdString(name))
+                                        .arg(size.width())
+                                        .arg(size.height());
+                QTest::newRow(qPrintable(row)) << QString::fromStdString(name) << size;
+            }
+        }
+    }
+
+    void everyDemoRunsByKeyboardAtSmallSizes() {
+        QFETCH(QString, name);
+        QFETCH(QSize, size);
+        const DemoScript demo = loadDemo(name.toStdString());
+        const auto opened = openWindow(demo.steps.front().scenario, size);
+        QVERIFY(opened);
+        MainWindow& window = *opened;
+        DemoPlayer& player = *window.demos();
+        QSignalSpy first(&player, &DemoPlayer::stepShown);
+        player.start(demo);
+        QVERIFY(first.wait(kStepTimeoutMs));
+        QTest::qWait(50);
+        checkDemoControls(window);
+        // What a presenter's clicker sends, and the keyboard's own keys.
+        const Qt::Key forward[] = {Qt::Key_PageDown, Qt::Key_Right, Qt::Key_Space};
+        const int steps = static_cast<int>(demo.steps.size());
+        for (int step = 1; step < steps; ++step) {
+            QVERIFY2(pressAndWait(window, forward[step % 3], step),
+                     qPrintable(QString("step %1 never shown").arg(step + 1)));
+            QCOMPARE(window.size(), size);
+            checkDemoControls(window);
+            QCOMPARE(player.panel()->stepText().section(':', 0, 0),
+                     QString("Step %1 of %2").arg(step + 1).arg(steps));
+        }
+        // Past the last step nothing happens; back with Page Up and Left.
+        QTest::keyClick(&window, Qt::Key_PageDown);
+        QCOMPARE(player.step(), steps - 1);
+        QVERIFY(pressAndWait(window, Qt::Key_PageUp, steps - 2));
+        QVERIFY(pressAndWait(window, Qt::Key_Left, steps - 3));
+    }
+
+    // Space steps a running demo and plays the replay otherwise; the keys die with the demo.
+    void spaceStepsTheDemoOnlyWhileOneRuns() {
+        const DemoScript demo = loadDemo("twod-allreduce");
+        const auto opened = openWindow(demo.steps.front().scenario, QSize(1280, 720));
+        QVERIFY(opened);
+        MainWindow& window = *opened;
+        DemoPlayer& player = *window.demos();
+        QSignalSpy shown(&player, &DemoPlayer::stepShown);
+        player.start(demo);
+        QVERIFY(shown.wait(kStepTimeoutMs));
+        QVERIFY(pressAndWait(window, Qt::Key_Space, 1));
+        const double stepTime = demo.steps[1].timeFraction * window.durationUs();
+        QTest::qWait(300);
+        QVERIFY(std::abs(window.timeUs() - stepTime) <= 1e-6 * window.durationUs()); // not playing
+        player.leave();
+        QVERIFY(!player.nextAction()->isEnabled());
+        QTest::keyClick(&window, Qt::Key_Space); // plays
+        QTRY_VERIFY_WITH_TIMEOUT(std::abs(window.timeUs() - stepTime) > 1e-3 * window.durationUs(),
+                                 5000);
+        QTest::keyClick(&window, Qt::Key_Space); // pauses
+        QCOMPARE(player.step(), -1);
+    }
+
+    // F5: the presentation layout in full screen, and the demo goes on by keyboard; Esc leaves.
+    void presentationLayoutShowsViewCaptionAndOneChart() {
+        const DemoScript demo = loadDemo("weight-update-sharding");
+        const auto opened = openWindow(demo.steps.front().scenario, QSize(1280, 720));
+        QVERIFY(opened);
+        MainWindow& window = *opened;
+        DemoPlayer& player = *window.demos();
+        QSignalSpy shown(&player, &DemoPlayer::stepShown);
+        player.start(demo);
+        QVERIFY(shown.wait(kStepTimeoutMs));
+        const qreal normalCaption = player.panel()->captionLabel()->font().pointSizeF();
+        const qreal normalViewCaption = window.viewCaption()->font().pointSizeF();
+        auto* configuration = window.findChild<QDockWidget*>("configurationDock");
+        auto* charts = window.findChild<QDockWidget*>("chartDock");
+        QVERIFY(configuration->isVisible());
+
+        QTest::keyClick(&window, Qt::Key_F5);
+        QVERIFY(window.presentation());
+        QVERIFY(window.windowState() & Qt::WindowFullScreen);
+        QTest::qWait(100);
+        QVERIFY(!configuration->isVisible());
+        QVERIFY(!window.menuBar()->isVisible());
+        QVERIFY(charts->isVisible());
+        QVERIFY(!window.explorer()->chartTabs()->tabBar()->isVisible()); // one chart
+        QVERIFY(window.view()->isVisible());
+        QVERIFY(player.dock()->isVisible());
+        QVERIFY(player.panel()->captionLabel()->font().pointSizeF() >= 1.5 * normalCaption);
+        QVERIFY(window.viewCaption()->font().pointSizeF() > normalViewCaption);
+        checkDemoControls(window);
+        // The clicker still steps the demo with the menus hidden.
+        QVERIFY(pressAndWait(window, Qt::Key_PageDown, 1));
+        QVERIFY(window.explorer()->currentChart() == demo.steps[1].chart);
+
+        QTest::keyClick(&window, Qt::Key_Escape);
+        QVERIFY(!window.presentation());
+        QVERIFY(!(window.windowState() & Qt::WindowFullScreen));
+        QTest::qWait(100);
+        QVERIFY(configuration->isVisible());
+        QVERIFY(window.menuBar()->isVisible());
+        QVERIFY(window.explorer()->chartTabs()->tabBar()->isVisible());
+        QVERIFY(player.dock()->isVisible()); // the demo goes on
+        QCOMPARE(player.panel()->captionLabel()->font().pointSizeF(), normalCaption);
+
+        // F11 alone: full screen in the working layout, and back.
+        QTest::keyClick(&window, Qt::Key_F11);
+        QVERIFY(window.windowState() & Qt::WindowFullScreen);
+        QVERIFY(!window.presentation());
+        QTest::keyClick(&window, Qt::Key_F11);
+        QVERIFY(!(window.windowState() & Qt::WindowFullScreen));
+        // Closing the demo's panel (its title bar's button) is leaving the demo.
+        player.dock()->close();
+        QVERIFY(!player.active());
+        QVERIFY(!player.nextAction()->isEnabled());
+    }
+
+    // A before/after step draws both on one scale, and the pair keeps that scale.
+    void comparingStepsShareOneScale() {
+        const DemoScript demo = loadDemo("weight-update-sharding");
+        const auto opened = openWindow(demo.steps.front().scenario, QSize(1280, 720));
+        QVERIFY(opened);
+        MainWindow& window = *opened;
+        DemoPlayer& player = *window.demos();
+        QSignalSpy shown(&player, &DemoPlayer::stepShown);
+        player.start(demo);
+        QVERIFY(shown.wait(kStepTimeoutMs));
+        const double before = window.explorer()->breakdownChart()->scaleTop();
+        QVERIFY(!window.explorer()->baseline());
+        QVERIFY(pressAndWait(window, Qt::Key_PageDown, 1));
+        QCOMPARE(window.explorer()->breakdownChart()->scaleTop(),
+                 before); // no rescale within the pair
+        QVERIFY(window.explorer()->baseline());
+        const double was = simulateTraining(demo.steps[0].scenario).stepTimeS;
+        const double now = simulateTraining(demo.steps[1].scenario).stepTimeS;
+        QCOMPARE(window.explorer()->baseline()->stepTimeS, was);
+        QCOMPARE(window.explorer()->analysis()->result.stepTimeS, now);
+        QVERIFY(now < was); // bars of different heights on that one scale
+        QVERIFY(before >= was * 1e3);
+        // A step that compares with nothing drops the demo's baseline.
+        QVERIFY(pressAndWait(window, Qt::Key_PageDown, 2));
+        QVERIFY(!window.explorer()->baseline());
+    }
+
+    // The headline numbers stay in the status bar whatever the pointer does.
+    void headlineSurvivesHoverAndClick() {
+        Scenario scenario = loadPreset("mlperf07-resnet50-tf-4096").scenario;
+        scenario.topology = "tpu-v3-pod";
+        scenario.globalBatch = 16384;
+        const auto opened = openWindow(scenario, QSize(1280, 720));
+        QVERIFY(opened);
+        MainWindow& window = *opened;
+        QTRY_VERIFY_WITH_TIMEOUT(window.hasRun() && window.explorer()->analysis(), kStepTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.headline()->text().isEmpty(), 5000);
+        const QString headline = window.headline()->text();
+        QVERIFY2(headline.contains("Time to train") && headline.contains("Step") &&
+                     headline.contains("examples/s") && headline.contains("Bottleneck"),
+                 qPrintable(headline));
+        window.setLayoutKind(LayoutKind::Grid);
+        window.view()->setCamera(VtkView::CameraPreset::Top);
+        QSignalSpy swapped(window.view(), &VtkView::frameSwapped);
+        window.view()->requestRender();
+        QVERIFY(swapped.wait(10000));
+        const QPoint at = window.view()->widgetPositionOf(517);
+        QSignalSpy hovered(window.view(), &VtkView::chipHovered);
+        QTest::mouseMove(window.view()->renderWindow(), at);
+        QVERIFY(hovered.count() > 0 || hovered.wait(2000));
+        QVERIFY2(window.statusBar()->currentMessage().contains("chip 517"),
+                 qPrintable(window.statusBar()->currentMessage()));
+        QCOMPARE(window.headline()->text(), headline);
+        QVERIFY(wholyVisible(window.headline(), &window));
+        QTest::mouseClick(window.view()->renderWindow(), Qt::LeftButton, Qt::NoModifier, at);
+        QVERIFY(window.details().contains("Chip 517"));
+        QCOMPARE(window.headline()->text(), headline);
+        QVERIFY(wholyVisible(window.headline(), &window));
+    }
+
+    // A refused configuration marks the 3-D view as showing the last valid result.
+    void refusedConfigurationMarksTheView() {
+        const auto opened =
+            openWindow(loadPreset("mlperf07-resnet50-tf-4096").scenario, QSize(1280, 720));
+        QVERIFY(opened);
+        MainWindow& window = *opened;
+        QTRY_VERIFY_WITH_TIMEOUT(window.hasRun() && window.explorer()->analysis(), kStepTimeoutMs);
+        QVERIFY(!window.showsStaleMark());
+        Scenario refused = window.explorer()->document().scenario();
+        refused.globalBatch = 1000;
+        QSignalSpy failed(window.explorer(), &Explorer::analysisFailed);
+        window.explorer()->document().edit(refused, "global batch 1000");
+        QVERIFY(failed.wait(kStepTimeoutMs));
+        QVERIFY(window.showsStaleMark());
+        QVERIFY(window.explorer()->showingStaleResult());
+        QVERIFY(window.headline()->text().startsWith("Last valid result"));
+        // Undo: valid again, the marks go.
+        QSignalSpy analysed(window.explorer(), &Explorer::analysisShown);
+        window.explorer()->document().undoStack()->undo();
+        QVERIFY(analysed.wait(kStepTimeoutMs));
+        QVERIFY(!window.showsStaleMark());
+        QVERIFY(!window.explorer()->showingStaleResult());
+    }
+};
+
+QTEST_MAIN(ClassroomTest)
+#include "ClassroomTest.moc"
