@@ -1,0 +1,94 @@
+#include "charts/FigureAxis.hpp"
+
+#include "charts/FigureStyle.hpp"
+
+#include <QCategoryAxis>
+#include <QFontMetricsF>
+#include <cmath>
+
+namespace podscope::ui {
+
+FigureAxis::FigureAxis(Qt::Orientation orientation, Scale scale, NumberStyle numbers,
+                       QObject* parent)
+    : QObject(parent)
+    , axis_(new QCategoryAxis)
+    , orientation_(orientation)
+    , scale_(scale)
+    , effective_(scale == Scale::Auto ? Scale::Linear : scale)
+    , numbers_(numbers) {
+    axis_->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    // Labels are chosen to fit; were one ever too long, it should show whole, not as "1.0...".
+    axis_->setTruncateLabels(false);
+    styleAxis(axis_);
+    setData(low_, high_);
+}
+
+void FigureAxis::setTitle(const QString& title) {
+    axis_->setTitleText(title);
+}
+
+void FigureAxis::setData(double low, double high) {
+    if (low > high) {
+        std::swap(low, high);
+    }
+    low_ = low;
+    high_ = high;
+    if (scale_ == Scale::Auto) {
+        effective_ = spansDecade(low, high) ? Scale::Log10 : Scale::Linear;
+    }
+    ticks_ = {};
+}
+
+double FigureAxis::toAxis(double value) const {
+    return isLog() ? std::log10(std::max(value, 1e-300)) : value;
+}
+
+double FigureAxis::fromAxis(double position) const {
+    return isLog() ? std::pow(10.0, position) : position;
+}
+
+std::vector<AxisTicks> FigureAxis::choices() const {
+    switch (effective_) {
+    case Scale::Log2:
+        return logTickChoices(low_, high_, 2, numbers_);
+    case Scale::Log10:
+        return logTickChoices(low_, high_, 10, numbers_);
+    case Scale::Linear:
+    case Scale::Auto:
+        break;
+    }
+    return linearTickChoices(low_, high_, true, numbers_);
+}
+
+bool FigureAxis::fit(double lengthPx) {
+    const QFontMetricsF metrics(axis_->labelsFont());
+    const bool horizontal = orientation_ == Qt::Horizontal;
+    // Horizontal labels keep two spaces apart; vertical ones a line and a half.
+    const double gap =
+        horizontal ? metrics.horizontalAdvance(QStringLiteral("  ")) : metrics.height() * 1.5;
+    const AxisTicks chosen = chooseTicks(
+        choices(), lengthPx, gap,
+        [this, lengthPx](const AxisTicks& choice, double value) {
+            const double span = toAxis(choice.high) - toAxis(choice.low);
+            return span > 0 ? (toAxis(value) - toAxis(choice.low)) / span * lengthPx : 0.0;
+        },
+        [&metrics, horizontal](const std::string& label) {
+            return horizontal ? metrics.horizontalAdvance(QString::fromStdString(label))
+                              : metrics.height();
+        });
+    if (chosen == ticks_ && !ticks_.ticks.empty()) {
+        return false;
+    }
+    ticks_ = chosen;
+    for (const QString& label : axis_->categoriesLabels()) {
+        axis_->remove(label);
+    }
+    axis_->setStartValue(toAxis(chosen.low));
+    for (const Tick& tick : chosen.ticks) {
+        axis_->append(QString::fromStdString(tick.label), toAxis(tick.value));
+    }
+    axis_->setRange(toAxis(chosen.low), toAxis(chosen.high));
+    return true;
+}
+
+} // namespace podscope::ui
