@@ -13,6 +13,7 @@
 #include "charts/ThroughputChart.hpp"
 #include "export/ChartExport.hpp"
 #include "export/ReportFigures.hpp"
+#include "export/ViewFigure.hpp"
 #include "report/Report.hpp"
 #include "training/Presets.hpp"
 #include "view/ScenarioRun.hpp"
@@ -435,6 +436,57 @@ private slots:
                                  .arg(d.meanAbsolute, 0, 'f', 2)
                                  .arg(dir)));
         }
+    }
+
+    // The 3-D view's figure (issue 15, item 3) around a plain grey scene: every other colour
+    // comes from the overlays.
+    void aViewFigureFramesTheSceneWithCaptionLegendAndColourBar() {
+        ViewFigureContent content;
+        content.configuration = "resnet50 (tf) · 1,024 chips (tpu-v3-pod) · global batch 65,536";
+        content.phase = "reduce-scatter along X, chunk 3 of 4";
+        content.time = "t = 500 µs of 1,284 µs";
+        content.chips = {"Chip state",
+                         false,
+                         0,
+                         1,
+                         "",
+                         {{"communicating", {255, 140, 60}}, {"idle", {150, 156, 166}}}};
+        content.links = {"Link utilisation", true, 0, 100, "%", {}};
+        const QSize size(1600, 1000);
+        ViewFigureOptions none;
+        QCOMPARE(viewFigureSceneRect(size, content, none), QRect(QPoint(0, 0), size));
+        ViewFigureOptions all{true, true, true, true};
+        const QRect scene = viewFigureSceneRect(size, content, all);
+        QVERIFY(scene.top() > 40 && scene.top() < 200);        // below a caption of two lines
+        QVERIFY(scene.right() < 1450 && scene.right() > 1100); // left of the legend column
+        QImage grey(scene.size(), QImage::Format_RGB32);
+        grey.fill(QColor(128, 128, 128));
+        const QImage figure =
+            composeViewFigure(grey, size, content, all).convertToFormat(QImage::Format_RGB32);
+        QCOMPARE(figure.size(), size);
+        QCOMPARE(figure.pixel(scene.center()), qRgb(128, 128, 128));
+        QCOMPARE(figure.pixel(2, 2), qRgb(255, 255, 255));
+        int captionInk = 0, viridisTop = 0, viridisBottom = 0, swatch = 0;
+        for (int y = 0; y < size.height(); ++y) {
+            for (int x = 0; x < size.width(); ++x) {
+                const QColor c = figure.pixelColor(x, y);
+                const bool inScene = scene.contains(x, y);
+                captionInk += y < scene.top() && qGray(c.rgb()) < 100;
+                viridisTop += !inScene && c.red() > 230 && c.green() > 210 && c.blue() < 80;
+                viridisBottom +=
+                    !inScene && c.red() > 55 && c.red() < 85 && c.green() < 20 && c.blue() > 70;
+                swatch += !inScene && c == QColor(255, 140, 60);
+            }
+        }
+        QVERIFY(captionInk > 500);
+        QVERIFY(viridisTop > 50 && viridisBottom > 50); // the colour bar, yellow to purple
+        QVERIFY(swatch > 50);                           // the legend's swatch
+        // On the dark background, text is light.
+        all.lightBackground = false;
+        const QImage dark = composeViewFigure(grey, size, content, all);
+        QCOMPARE(qGray(dark.pixel(2, 2)) < 60, true);
+        // A larger image gets larger text: the caption band grows with it.
+        QVERIFY(viewFigureSceneRect({3200, 2000}, content, all).top() > scene.top() * 1.8);
     }
 
     void theReportDrawsTheAppsFigures() {

@@ -5,12 +5,12 @@
 #include "charts/LinkUseChart.hpp"
 #include "charts/ThroughputChart.hpp"
 #include "export/ReportFigures.hpp"
+#include "figure/FigureData.hpp"
 #include "report/AtomicFile.hpp"
 #include "report/Report.hpp"
 #include "trace/CollectiveTraceFile.hpp"
 #include "trace/StepTrace.hpp"
 #include "training/Presets.hpp"
-#include "figure/FigureData.hpp"
 #include "training/ScenarioJson.hpp"
 #include "vtk/VtkView.hpp"
 #include "widgets/Explorer.hpp"
@@ -100,9 +100,12 @@ std::optional<ExportSize> askSize(QWidget* parent, const QString& title, ExportS
     if (figure) {
         for (const auto& [label, option] :
              {std::pair{QObject::tr("&Legend of the chip colours"), &ViewFigureOptions::legend},
-              std::pair{QObject::tr("&Colour bar of the link utilisation"), &ViewFigureOptions::colorBar},
-              std::pair{QObject::tr("Ca&ption: configuration, phase, time"), &ViewFigureOptions::caption},
-              std::pair{QObject::tr("Light &background (for print)"), &ViewFigureOptions::lightBackground}}) {
+              std::pair{QObject::tr("&Colour bar of the link utilisation"),
+                        &ViewFigureOptions::colorBar},
+              std::pair{QObject::tr("Ca&ption: configuration, phase, time"),
+                        &ViewFigureOptions::caption},
+              std::pair{QObject::tr("Light &background (for print)"),
+                        &ViewFigureOptions::lightBackground}}) {
             auto* box = new QCheckBox(label);
             box->setChecked(figure->*option);
             form->addRow(box);
@@ -177,8 +180,9 @@ ViewFigureContent viewFigureContent(const MainWindow& window) {
     }
     parts << QObject::tr("global batch %1")
                  .arg(QString::fromStdString(groupDigits(double(training.globalBatch))));
+    const std::string algorithm = toString(view.collective.algorithm);
     parts << QObject::tr("%1 %2 of %3 MiB per chip, %4 chunks")
-                 .arg(QString::fromStdString(toString(view.collective.algorithm)),
+                 .arg(algorithm == "2d" ? QStringLiteral("2-D") : QString::fromStdString(algorithm),
                       QString::fromStdString(toString(view.collective.op)))
                  .arg(view.collective.bytesPerChip / (1024.0 * 1024.0), 0, 'f', 1)
                  .arg(view.collective.chunks);
@@ -201,7 +205,8 @@ QImage renderViewFigure(MainWindow& window, QSize size, const ViewFigureOptions&
     }
     const ViewFigureContent content = viewFigureContent(window);
     const QRect sceneRect = viewFigureSceneRect(size, content, options);
-    const QImage scene = view->renderImage(sceneRect.size(), viewBackground(options.lightBackground));
+    const QImage scene =
+        view->renderImage(sceneRect.size(), viewBackground(options.lightBackground));
     return scene.isNull() ? QImage() : composeViewFigure(scene, size, content, options);
 }
 
@@ -253,7 +258,9 @@ ExportMenu::ExportMenu(Explorer& explorer, MainWindow& window, QMenu* fileMenu)
     window_.addAction(current);
 }
 
-ChartKind ExportMenu::currentChart() const { return explorer_.currentChart(); }
+ChartKind ExportMenu::currentChart() const {
+    return explorer_.currentChart();
+}
 
 const QWidget* ExportMenu::chartWidget(ChartKind kind) const {
     switch (kind) {
@@ -467,12 +474,13 @@ void ExportMenu::exportCollectiveTrace(const QString& path) {
     if (const TrainingAnalysis* analysis = explorer_.analysis()) {
         other["scenario"] = toJson(analysis->scenario);
     }
-    runInBackground(tr("the collective trace"), path,
-                    [run = std::move(run), other = std::move(other), path] {
-                        return writeText(path, trace::buildCollectiveTrace(run->topology, run->scenario.collective,
-                                                                           run->simulation.record, other)
-                                                   .dump());
-                    });
+    runInBackground(
+        tr("the collective trace"), path, [run = std::move(run), other = std::move(other), path] {
+            return writeText(path,
+                             trace::buildCollectiveTrace(run->topology, run->scenario.collective,
+                                                         run->simulation.record, other)
+                                 .dump());
+        });
 }
 
 void ExportMenu::runInBackground(const QString& what, const QString& path,
