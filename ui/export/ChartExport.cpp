@@ -173,9 +173,7 @@ std::optional<ChartKind> parseChartKind(const QString& name) {
     }
 }
 
-QString chartKindName(ChartKind kind) {
-    return QString::fromStdString(toString(kind));
-}
+QString chartKindName(ChartKind kind) { return QString::fromStdString(toString(kind)); }
 
 std::optional<ExportFormat> exportFormatOf(const QString& path) {
     const QString suffix = QFileInfo(path).suffix().toLower();

@@ -258,9 +258,7 @@ ExportMenu::ExportMenu(Explorer& explorer, MainWindow& window, QMenu* fileMenu)
     window_.addAction(current);
 }
 
-ChartKind ExportMenu::currentChart() const {
-    return explorer_.currentChart();
-}
+ChartKind ExportMenu::currentChart() const { return explorer_.currentChart(); }
 
 const QWidget* ExportMenu::chartWidget(ChartKind kind) const {
     switch (kind) {
@@ -474,13 +472,12 @@ void ExportMenu::exportCollectiveTrace(const QString& path) {
     if (const TrainingAnalysis* analysis = explorer_.analysis()) {
         other["scenario"] = toJson(analysis->scenario);
     }
-    runInBackground(
-        tr("the collective trace"), path, [run = std::move(run), other = std::move(other), path] {
-            return writeText(path,
-                             trace::buildCollectiveTrace(run->topology, run->scenario.collective,
-                                                         run->simulation.record, other)
-                                 .dump());
-        });
+    runInBackground(tr("the collective trace"), path,
+                    [run = std::move(run), other = std::move(other), path] {
+                        return writeText(path, trace::buildCollectiveTrace(run->topology, run->scenario.collective,
+                                                                           run->simulation.record, other)
+                                                   .dump());
+                    });
 }
 
 void ExportMenu::runInBackground(const QString& what, const QString& path,
