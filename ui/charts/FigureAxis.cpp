@@ -24,7 +24,30 @@ FigureAxis::FigureAxis(Qt::Orientation orientation, Scale scale, NumberStyle num
 }
 
 void FigureAxis::setTitle(const QString& title) {
-    axis_->setTitleText(title);
+    title_ = title;
+    axis_->setTitleText(title.toHtmlEscaped());
+}
+
+void FigureAxis::fitTitle(double lengthPx) {
+    // Lines no longer than the axis, less the room Qt's text document keeps around them.
+    const QFontMetricsF metrics(axis_->titleFont());
+    const double room = lengthPx - 12;
+    QStringList lines;
+    QString line;
+    for (const QString& word : title_.split(' ', Qt::SkipEmptyParts)) {
+        const QString longer = line.isEmpty() ? word : line + ' ' + word;
+        if (!line.isEmpty() && metrics.horizontalAdvance(longer) > room) {
+            lines << line.toHtmlEscaped();
+            line = word;
+        } else {
+            line = longer;
+        }
+    }
+    lines << line.toHtmlEscaped();
+    const QString html = lines.join("<br>");
+    if (axis_->titleText() != html && lengthPx > 0) {
+        axis_->setTitleText(html);
+    }
 }
 
 void FigureAxis::setData(double low, double high) {
@@ -61,11 +84,12 @@ std::vector<AxisTicks> FigureAxis::choices() const {
 }
 
 bool FigureAxis::fit(double lengthPx) {
+    fitTitle(lengthPx);
     const QFontMetricsF metrics(axis_->labelsFont());
     const bool horizontal = orientation_ == Qt::Horizontal;
-    // Horizontal labels keep two spaces apart; vertical ones a line and a half.
+    // Horizontal labels keep two spaces apart; vertical ones most of a line.
     const double gap =
-        horizontal ? metrics.horizontalAdvance(QStringLiteral("  ")) : metrics.height() * 1.5;
+        horizontal ? metrics.horizontalAdvance(QStringLiteral("  ")) : metrics.height() * 0.8;
     const AxisTicks chosen = chooseTicks(
         choices(), lengthPx, gap,
         [this, lengthPx](const AxisTicks& choice, double value) {

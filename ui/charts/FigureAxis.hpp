@@ -28,7 +28,8 @@ public:
 
     // The axis to add to the chart (owned by the chart once added).
     QCategoryAxis* axis() const { return axis_; }
-    // The title, with the unit: "time to train (s)".
+    // The title, with the unit: "time to train (s)". Broken onto more lines (at spaces) when
+    // longer than the axis, rather than cut.
     void setTitle(const QString& title);
 
     // The data's extent. Decides an Auto scale: set it before filling the series.
@@ -44,12 +45,14 @@ public:
 
 private:
     std::vector<AxisTicks> choices() const;
+    void fitTitle(double lengthPx);
 
     QCategoryAxis* axis_;
     Qt::Orientation orientation_;
     Scale scale_;
     Scale effective_;
     NumberStyle numbers_;
+    QString title_;
     double low_ = 0;
     double high_ = 1;
     AxisTicks ticks_;

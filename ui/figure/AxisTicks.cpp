@@ -182,7 +182,9 @@ std::vector<AxisTicks> logTickChoices(double low, double high, int base, NumberS
         for (Tick& t : choice.ticks) {
             t.label = formatLogTick(t.value, style, choice.ticks.back().value);
         }
-        if (!choice.ticks.empty() && (choices.empty() || choices.back().ticks != choice.ticks)) {
+        if (!choice.ticks.empty() &&
+            std::none_of(choices.begin(), choices.end(),
+                         [&](const AxisTicks& c) { return c.ticks == choice.ticks; })) {
             choices.push_back(std::move(choice));
         }
     };
@@ -205,7 +207,11 @@ std::vector<AxisTicks> logTickChoices(double low, double high, int base, NumberS
     }
     const int first = static_cast<int>(std::floor(std::log10(rangeLow)));
     const int last = static_cast<int>(std::ceil(std::log10(rangeHigh)));
-    for (const auto& mantissas : {std::vector<double>{1, 2, 5}, std::vector<double>{1, 5}}) {
+    // Within a decade or so, one mark per decade at 2 or 5 can be all that fits and still give
+    // two ticks where a mark at 1 gives one.
+    for (const auto& mantissas : {std::vector<double>{1, 2, 5}, std::vector<double>{1, 5},
+                                  std::vector<double>{1}, std::vector<double>{2},
+                                  std::vector<double>{5}}) {
         std::vector<double> values;
         for (int e = first; e <= last; ++e) {
             for (const double m : mantissas) {
@@ -223,6 +229,10 @@ std::vector<AxisTicks> logTickChoices(double low, double high, int base, NumberS
         }
         add(values);
     }
+    // Densest first; among as many ticks, decades before 2s and 5s (the order they came in).
+    std::stable_sort(choices.begin(), choices.end(), [](const AxisTicks& a, const AxisTicks& b) {
+        return a.ticks.size() > b.ticks.size();
+    });
     return choices;
 }
 
