@@ -74,7 +74,7 @@ TEST(ReportCli, WritesTheReportDirectoryWithProgress) {
         };
         EXPECT_EQ(be32(16), 1600u); // IHDR width
         EXPECT_EQ(be32(20), 1000u); // IHDR height
-        EXPECT_NE(html.find("<figure id=\"" + std::string(name) + "\">"), std::string::npos);
+        EXPECT_NE(html.find("<figure id=\"figure-" + std::string(name) + "\">"), std::string::npos);
     }
     EXPECT_NE(html.find("Weak scaling: throughput against chips"), std::string::npos);
     EXPECT_NE(html.find("Strong scaling: throughput against chips"), std::string::npos);

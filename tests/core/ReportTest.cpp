@@ -100,12 +100,19 @@ TEST_F(ReportTest, WritesEveryFileWithTheConfigurationEmbedded) {
     EXPECT_NE(html.find("Comparison with the measured MLPerf"), std::string::npos);
     EXPECT_NE(html.find("id=\"bottleneck\""), std::string::npos);
     // Each figure inline, without its XML declaration, under its title and above its caption.
-    EXPECT_NE(html.find("<figure id=\"strong-scaling\"><h3>Strong scaling</h3>\n<svg id=\"s\">"),
+    EXPECT_NE(html.find("<figure id=\"figure-strong-scaling\"><h3>Strong scaling</h3>\n<svg id=\"s\">"),
               std::string::npos);
     EXPECT_EQ(html.find("<?xml"), std::string::npos);
     EXPECT_NE(html.find("<figcaption>a &lt; b &amp; c"), std::string::npos);
     EXPECT_NE(html.find("<svg id=\"b\">"), std::string::npos);
     EXPECT_EQ(html.find("id=\"no-charts\""), std::string::npos);
+    // Every id once: the breakdown table and the breakdown figure must not share one.
+    std::set<std::string> ids;
+    for (std::size_t at = html.find(" id=\""); at != std::string::npos; at = html.find(" id=\"", at + 1)) {
+        const auto start = at + 5;
+        EXPECT_TRUE(ids.insert(html.substr(start, html.find('"', start) - start)).second)
+            << html.substr(start, 40);
+    }
 }
 
 TEST_F(ReportTest, WithoutAChartRendererSaysSoAndWritesTheRest) {
