@@ -181,7 +181,7 @@ ViewFigureContent viewFigureContent(const MainWindow& window) {
     parts << QObject::tr("global batch %1")
                  .arg(QString::fromStdString(groupDigits(double(training.globalBatch))));
     const std::string algorithm = toString(view.collective.algorithm);
-    parts << QObject::tr("%1 %2 of %3 MiB per chip, %4 chunks")
+    parts << QObject::tr("%1 %2, %3 MiB per chip in %4 chunks")
                  .arg(algorithm == "2d" ? QStringLiteral("2-D") : QString::fromStdString(algorithm),
                       QString::fromStdString(toString(view.collective.op)))
                  .arg(view.collective.bytesPerChip / (1024.0 * 1024.0), 0, 'f', 1)
