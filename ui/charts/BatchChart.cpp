@@ -46,7 +46,7 @@ BatchChart::BatchChart(QWidget* parent)
     measured_->setColor(toColor(palette::kMeasured));
     measured_->setBorderColor(Qt::white);
     for (QAbstractSeries* series :
-         std::initializer_list<QAbstractSeries*>{epochs_, time_, fastest_, current_, measured_}) {
+         std::initializer_list<QAbstractSeries*>{epochs_, time_, measured_, fastest_, current_}) {
         chart->addSeries(series);
     }
     batch_->setTitle(tr("global batch (examples; k = 1024)"));

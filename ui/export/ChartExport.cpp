@@ -64,6 +64,9 @@ void layOut(QChartView& view, QSizeF logical) {
 void paintScene(QChartView& view, QPainter& painter, QRectF target, QSizeF logical) {
     painter.setRenderHint(QPainter::Antialiasing);
     painter.setRenderHint(QPainter::TextAntialiasing);
+    // The chart's background stops short of its edges: a white page under it, or an SVG would
+    // have a transparent frame.
+    painter.fillRect(target, Qt::white);
     view.scene()->render(&painter, target, QRectF(QPointF(0, 0), logical), Qt::IgnoreAspectRatio);
 }
 
