@@ -64,7 +64,7 @@ BatchChart::BatchChart(QWidget* parent)
     epochs_->attachAxis(batch_->axis());
     epochs_->attachAxis(epochsAxis_->axis());
     setChart(chart);
-    setRenderHint(QPainter::Antialiasing);
+    styleChartView(this);
     showValuesOnHover(time_, this, *batch_, tr("examples per step"), *timeAxis_, tr("s to train"));
     showValuesOnHover(epochs_, this, *batch_, tr("examples per step"), *epochsAxis_, tr("epochs"));
     setFigure({});

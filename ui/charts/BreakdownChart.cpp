@@ -55,7 +55,7 @@ BreakdownChart::BreakdownChart(QWidget* parent)
     labels_ = new StackedBarLabels(frame_, series_, threeDigits, threeDigits);
     frame_->setTitle(tr("Step time breakdown"));
     setChart(chart);
-    setRenderHint(QPainter::Antialiasing);
+    styleChartView(this);
     connect(series_, &QStackedBarSeries::hovered, this,
             [this](bool status, int index, QBarSet* set) {
                 if (status) {

@@ -7,6 +7,12 @@
 #include <cmath>
 
 namespace podscope::ui {
+namespace {
+
+// Below this an axis title stops being readable on screen.
+constexpr int kSmallestTitlePixels = 9;
+
+} // namespace
 
 FigureAxis::FigureAxis(Qt::Orientation orientation, Scale scale, NumberStyle numbers,
                        QObject* parent)
@@ -29,23 +35,41 @@ void FigureAxis::setTitle(const QString& title) {
 }
 
 void FigureAxis::fitTitle(double lengthPx) {
-    // Lines no longer than the axis, less the room Qt's text document keeps around them.
-    const QFontMetricsF metrics(axis_->titleFont());
+    if (lengthPx <= 0) {
+        return;
+    }
+    // Lines no longer than the axis, less the room Qt's text document keeps around them; on an
+    // axis too short for a word of the title (the app's chart dock on a small screen), a
+    // smaller font rather than a cut title.
     const double room = lengthPx - 12;
+    QFont font = figureFont(FigureFont::AxisTitle);
     QStringList lines;
-    QString line;
-    for (const QString& word : title_.split(' ', Qt::SkipEmptyParts)) {
-        const QString longer = line.isEmpty() ? word : line + ' ' + word;
-        if (!line.isEmpty() && metrics.horizontalAdvance(longer) > room) {
-            lines << line.toHtmlEscaped();
-            line = word;
-        } else {
-            line = longer;
+    for (int pixels = font.pixelSize(); pixels >= kSmallestTitlePixels; --pixels) {
+        font.setPixelSize(pixels);
+        const QFontMetricsF metrics(font);
+        lines.clear();
+        QString line;
+        bool fits = true;
+        for (const QString& word : title_.split(' ', Qt::SkipEmptyParts)) {
+            const QString longer = line.isEmpty() ? word : line + ' ' + word;
+            if (!line.isEmpty() && metrics.horizontalAdvance(longer) > room) {
+                lines << line.toHtmlEscaped();
+                line = word;
+            } else {
+                line = longer;
+            }
+            fits = fits && metrics.horizontalAdvance(word) <= room;
+        }
+        lines << line.toHtmlEscaped();
+        if (fits) {
+            break;
         }
     }
-    lines << line.toHtmlEscaped();
+    if (axis_->titleFont() != font) {
+        axis_->setTitleFont(font);
+    }
     const QString html = lines.join("<br>");
-    if (axis_->titleText() != html && lengthPx > 0) {
+    if (axis_->titleText() != html) {
         axis_->setTitleText(html);
     }
 }

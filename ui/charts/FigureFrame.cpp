@@ -16,6 +16,8 @@ namespace {
 constexpr QMargins kMargins(8, 6, 12, 6);
 // Room the title's text document keeps around its text, and a little more.
 constexpr qreal kTitleSlack = 16;
+// Charts shorter than this (logical pixels) put title and subtitle on one line when they fit.
+constexpr qreal kShortChart = 320;
 
 // Words of `text` in lines no wider than `width` in `font` (a word longer than that on its own
 // line: it would not fit anywhere, and is not cut).
@@ -81,14 +83,28 @@ void FigureFrame::fitToSize() {
     if (width <= 0) {
         return;
     }
-    const QStringList titleLines = wrap(title_, figureFont(FigureFont::Title), width - kTitleSlack);
-    const QStringList subtitleLines =
-        wrap(subtitle_, figureFont(FigureFont::Subtitle), width - kTitleSlack);
-    QString html = "<div align=\"center\">" + escaped(titleLines).join("<br>");
-    if (!subtitleLines.isEmpty()) {
-        html += QString("<br><span style=\"font-size:%1px; font-weight:normal\">%2</span>")
-                    .arg(figureFont(FigureFont::Subtitle).pixelSize())
-                    .arg(escaped(subtitleLines).join("<br>"));
+    const QFont titleFont = figureFont(FigureFont::Title);
+    const QFont subtitleFont = figureFont(FigureFont::Subtitle);
+    const QString separator = QString::fromUtf8("  \xC2\xB7  ");
+    const QString subtitleSpan =
+        QString("<span style=\"font-size:%1px; font-weight:normal\">%2</span>")
+            .arg(subtitleFont.pixelSize());
+    QString html = "<div align=\"center\">";
+    // A short chart (the app's chart dock) keeps its plot tall enough by putting the subtitle
+    // beside the title when the line has room for both.
+    const bool oneLine =
+        chart_->size().height() < kShortChart && !subtitle_.isEmpty() &&
+        QFontMetricsF(titleFont).horizontalAdvance(title_) +
+                QFontMetricsF(subtitleFont).horizontalAdvance(separator + subtitle_) <=
+            width - kTitleSlack;
+    if (oneLine) {
+        html += title_.toHtmlEscaped() + subtitleSpan.arg((separator + subtitle_).toHtmlEscaped());
+    } else {
+        html += escaped(wrap(title_, titleFont, width - kTitleSlack)).join("<br>");
+        const QStringList subtitleLines = wrap(subtitle_, subtitleFont, width - kTitleSlack);
+        if (!subtitleLines.isEmpty()) {
+            html += "<br>" + subtitleSpan.arg(escaped(subtitleLines).join("<br>"));
+        }
     }
     html += "</div>";
     if (chart_->title() != html) {

@@ -61,6 +61,10 @@ void styleChart(QChart* chart) {
     chart->setAnimationOptions(QChart::NoAnimation); // charts follow every control change
 }
 
+void styleChartView(QChartView* view) {
+    view->setRenderHint(QPainter::Antialiasing);
+}
+
 void styleAxis(QAbstractAxis* axis) {
     axis->setLabelsFont(figureFont(FigureFont::TickLabel));
     axis->setLabelsColor(toColor(palette::kText));

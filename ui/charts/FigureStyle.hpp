@@ -28,6 +28,9 @@ QPen figurePen(Rgb rgb, qreal width, Qt::PenStyle style = Qt::SolidLine);
 
 // Background, margins, no animation, no Qt legend (FigureFrame draws one that never truncates).
 void styleChart(QChart* chart);
+// A chart's view: antialiased.
+void styleChartView(QChartView* view);
+
 // Fonts, colours and grid of an axis.
 void styleAxis(QAbstractAxis* axis);
 

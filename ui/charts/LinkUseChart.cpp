@@ -44,7 +44,7 @@ LinkUseChart::LinkUseChart(QWidget* parent)
     histogram_->attachAxis(links_->axis());
     frame_->setTitle(tr("Link utilisation over the collective"));
     setChart(chart);
-    setRenderHint(QPainter::Antialiasing);
+    styleChartView(this);
     connect(histogram_, &QBarSeries::hovered, this, [](bool status, int index, QBarSet* set) {
         if (status) {
             QToolTip::showText(

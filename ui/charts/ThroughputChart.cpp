@@ -47,7 +47,7 @@ ThroughputChart::ThroughputChart(QWidget* parent)
         series->attachAxis(throughput_->axis());
     }
     setChart(chart);
-    setRenderHint(QPainter::Antialiasing);
+    styleChartView(this);
     showValuesOnHover(model_, this, *chips_, tr("chips"), *throughput_, tr("examples/s"));
     showValuesOnHover(measured_, this, *chips_, tr("chips"), *throughput_, tr("examples/s"));
     setFigure({});
