@@ -8,9 +8,9 @@
 #include "training/Presets.hpp"
 #include "widgets/DemoPanel.hpp"
 #include "widgets/DemoPlayer.hpp"
-#include "widgets/ExportMenu.hpp"
 #include "vtk/VtkView.hpp"
 #include "widgets/Explorer.hpp"
+#include "widgets/ExportMenu.hpp"
 #include "widgets/LegendWidget.hpp"
 #include "widgets/MainWindow.hpp"
 
@@ -219,7 +219,8 @@ Options parseOptions(const QApplication& app) {
           std::pair{&exportLight, &ui::ViewFigureOptions::lightBackground}}) {
         if (parser.isSet(*option)) {
             if (options.exportView.isEmpty()) {
-                throw InputError(option->names().front().toStdString(), "only used with --export-view");
+                throw InputError(option->names().front().toStdString(),
+                                 "only used with --export-view");
             }
             options.viewFigure.*member = true;
         }

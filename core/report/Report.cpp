@@ -242,7 +242,8 @@ std::string reportHtml(const ReportData& d, const std::vector<ReportFigure>& fig
              "(Qt). The numbers behind them are in results.json and results.csv.</p>\n";
     }
     for (const ReportFigure& f : figures) {
-        h << "<figure id=\"figure-" << htmlEscape(f.name) << "\"><h3>" << htmlEscape(f.title) << "</h3>\n"
+        h << "<figure id=\"figure-" << htmlEscape(f.name) << "\"><h3>" << htmlEscape(f.title)
+          << "</h3>\n"
           << inlineSvg(f.svg) << "\n<figcaption>" << htmlEscape(f.caption) << " (<a href=\""
           << htmlEscape(f.name) << ".svg\">SVG</a>, <a href=\"" << htmlEscape(f.name)
           << ".png\">PNG</a>)</figcaption></figure>\n";

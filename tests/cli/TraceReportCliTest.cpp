@@ -1,5 +1,5 @@
-#include "ScratchDir.hpp"
 #include "CliRunner.hpp"
+#include "ScratchDir.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -69,7 +69,8 @@ TEST(ReportCli, WritesTheReportDirectoryWithProgress) {
         ASSERT_GT(png.size(), 24u);
         EXPECT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n"));
         const auto be32 = [&png](std::size_t at) {
-            return (unsigned(std::uint8_t(png[at])) << 24) | (unsigned(std::uint8_t(png[at + 1])) << 16) |
+            return (unsigned(std::uint8_t(png[at])) << 24) |
+                   (unsigned(std::uint8_t(png[at + 1])) << 16) |
                    (unsigned(std::uint8_t(png[at + 2])) << 8) | unsigned(std::uint8_t(png[at + 3]));
         };
         EXPECT_EQ(be32(16), 1600u); // IHDR width

@@ -41,7 +41,8 @@ protected:
 
 // Figures as a chart renderer would hand them over: the core writes and embeds what it gets.
 std::vector<report::ReportFigure> fakeFigures() {
-    return {{"strong-scaling", "Strong scaling", "a < b & c", "<?xml version=\"1.0\"?>\n<svg id=\"s\"></svg>",
+    return {{"strong-scaling", "Strong scaling", "a < b & c",
+             "<?xml version=\"1.0\"?>\n<svg id=\"s\"></svg>",
              std::string("\x89PNG\r\n\x1a\n\0one", 12)},
             {"batch", "Batch", "caption two", "<svg id=\"b\"></svg>", "png two"}};
 }
@@ -100,15 +101,17 @@ TEST_F(ReportTest, WritesEveryFileWithTheConfigurationEmbedded) {
     EXPECT_NE(html.find("Comparison with the measured MLPerf"), std::string::npos);
     EXPECT_NE(html.find("id=\"bottleneck\""), std::string::npos);
     // Each figure inline, without its XML declaration, under its title and above its caption.
-    EXPECT_NE(html.find("<figure id=\"figure-strong-scaling\"><h3>Strong scaling</h3>\n<svg id=\"s\">"),
-              std::string::npos);
+    EXPECT_NE(
+        html.find("<figure id=\"figure-strong-scaling\"><h3>Strong scaling</h3>\n<svg id=\"s\">"),
+        std::string::npos);
     EXPECT_EQ(html.find("<?xml"), std::string::npos);
     EXPECT_NE(html.find("<figcaption>a &lt; b &amp; c"), std::string::npos);
     EXPECT_NE(html.find("<svg id=\"b\">"), std::string::npos);
     EXPECT_EQ(html.find("id=\"no-charts\""), std::string::npos);
     // Every id once: the breakdown table and the breakdown figure must not share one.
     std::set<std::string> ids;
-    for (std::size_t at = html.find(" id=\""); at != std::string::npos; at = html.find(" id=\"", at + 1)) {
+    for (std::size_t at = html.find(" id=\""); at != std::string::npos;
+         at = html.find(" id=\"", at + 1)) {
         const auto start = at + 5;
         EXPECT_TRUE(ids.insert(html.substr(start, html.find('"', start) - start)).second)
             << html.substr(start, 40);

@@ -209,9 +209,9 @@ std::vector<AxisTicks> logTickChoices(double low, double high, int base, NumberS
     const int last = static_cast<int>(std::ceil(std::log10(rangeHigh)));
     // Within a decade or so, one mark per decade at 2 or 5 can be all that fits and still give
     // two ticks where a mark at 1 gives one.
-    for (const auto& mantissas : {std::vector<double>{1, 2, 5}, std::vector<double>{1, 5},
-                                  std::vector<double>{1}, std::vector<double>{2},
-                                  std::vector<double>{5}}) {
+    for (const auto& mantissas :
+         {std::vector<double>{1, 2, 5}, std::vector<double>{1, 5}, std::vector<double>{1},
+          std::vector<double>{2}, std::vector<double>{5}}) {
         std::vector<double> values;
         for (int e = first; e <= last; ++e) {
             for (const double m : mantissas) {

@@ -38,7 +38,8 @@ TrainingAnalysis analyzeTraining(const Scenario& scenario) {
         }
     }
 
-    for (std::int64_t batch : report::sweepBatches(analysis.result.plan.replicas, scenario.globalBatch)) {
+    for (std::int64_t batch :
+         report::sweepBatches(analysis.result.plan.replicas, scenario.globalBatch)) {
         Scenario point = scenario;
         point.globalBatch = batch;
         if (auto p = tryPoint(point, static_cast<double>(batch))) {

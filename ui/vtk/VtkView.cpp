@@ -321,7 +321,8 @@ QImage VtkView::renderImage(QSize size, std::optional<Rgb> background) {
     double screenHighlight[3];
     d.highlightActor->GetProperty()->GetColor(screenHighlight);
     if (background) {
-        d.renderer->SetBackground(background->r / 255.0, background->g / 255.0, background->b / 255.0);
+        d.renderer->SetBackground(background->r / 255.0, background->g / 255.0,
+                                  background->b / 255.0);
         const bool light = background->r + background->g + background->b > 3 * 128;
         const double outline = light ? 0.0 : 1.0;
         d.highlightActor->GetProperty()->SetColor(outline, outline, outline);
