@@ -19,4 +19,10 @@ cd "$root"  # far from the source tree: the programs must not need it
 "$root/usr/bin/podscope-cli" --version
 "$root/usr/bin/podscope-cli" collective --topology tpu-v3-pod --json >/dev/null
 "$root/usr/bin/podscope-cli" simulate --preset mlperf07-resnet50-tf-4096 --json >/dev/null
+# The report draws the app's charts off-screen, with the Qt plugins the package depends on.
+env -u DISPLAY "$root/usr/bin/podscope-cli" report --preset mlperf07-resnet50-tf2-16 --out "$root/report" 2>/dev/null
+for chart in strong-scaling weak-scaling breakdown batch; do
+    [[ -s "$root/report/$chart.png" && -s "$root/report/$chart.svg" ]] ||
+        { echo "check-deb: the installed podscope-cli wrote no $chart chart" >&2; exit 1; }
+done
 echo "check-deb: $(basename "$deb") installs and runs"

@@ -4,6 +4,10 @@
 #include "report/Report.hpp"
 #include "training/Presets.hpp"
 
+#ifdef PODSCOPE_WITH_CHARTS
+#include "export/ReportFigures.hpp"
+#endif
+
 #include <CLI/CLI.hpp>
 #include <ostream>
 
@@ -11,10 +15,10 @@ namespace podscope::cli {
 
 CLI::App* addReportCommand(CLI::App& app, ReportOptions& o) {
     auto* cmd = app.add_subcommand("report", "Write a headless report into a directory: "
-                                             "results.json, results.csv, trace.json, charts as SVG "
-                                             "(and PNG when rsvg-convert from librsvg2-bin is on "
-                                             "PATH; skipped with a warning otherwise) and a "
-                                             "self-contained report.html");
+                                             "results.json, results.csv, trace.json, the app's "
+                                             "charts (strong and weak scaling, step breakdown, "
+                                             "batch) as SVG and PNG, and a self-contained "
+                                             "report.html");
     addScenarioChoiceOptions(*cmd, o.scenario);
     cmd->add_option("--out", o.out, "The directory to write (created if missing)")->required();
     return cmd;
@@ -34,7 +38,12 @@ void runReportCommand(const ReportOptions& o, std::ostream& out, std::ostream& e
     }
     auto progress = [&err](const std::string& line) { err << "report: " << line << "\n"; };
     const auto data = report::computeReport(s, preset, progress);
-    const auto files = report::writeReport(data, o.out, progress);
+    std::vector<report::ReportFigure> figures;
+#ifdef PODSCOPE_WITH_CHARTS
+    progress("drawing the charts...");
+    figures = ui::drawReportFigures(data);
+#endif
+    const auto files = report::writeReport(data, figures, o.out, progress);
     for (const auto& w : files.warnings) {
         err << "podscope-cli: warning: " << w << "\n";
     }

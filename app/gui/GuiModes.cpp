@@ -10,6 +10,7 @@
 #include "widgets/DemoPlayer.hpp"
 #include "vtk/VtkView.hpp"
 #include "widgets/Explorer.hpp"
+#include "widgets/ExportMenu.hpp"
 #include "widgets/LegendWidget.hpp"
 #include "widgets/MainWindow.hpp"
 
@@ -52,6 +53,7 @@ struct Options {
     QString exportView; // the 3-D view's PNG
     std::optional<QSize> exportSize;
     int exportDpi = 0; // 0: the default of the export kind
+    ui::ViewFigureOptions viewFigure; // --export-legend, -colorbar, -caption, -light
     bool exporting() const { return exportChart || !exportView.isEmpty(); }
     // --- end of scripted exports
 };
@@ -105,6 +107,15 @@ Options parseOptions(const QApplication& app) {
     const QCommandLineOption exportDpi("export-dpi", "DPI of an export (default 200 for charts, "
                                                      "96 for the view).", "N");
     parser.addOptions({exportChart, exportOut, exportView, exportSize, exportDpi});
+    const QCommandLineOption exportLegend("export-legend", "With --export-view: add the legend of "
+                                                           "the chip colours.");
+    const QCommandLineOption exportColorBar("export-colorbar", "With --export-view: add the colour "
+                                                               "bar of the link utilisation.");
+    const QCommandLineOption exportCaption("export-caption", "With --export-view: add a caption "
+                                                             "(configuration, phase, time).");
+    const QCommandLineOption exportLight("export-light", "With --export-view: a light background, "
+                                                         "for print.");
+    parser.addOptions({exportLegend, exportColorBar, exportCaption, exportLight});
     // --- end of scripted exports
     if (!parser.parse(app.arguments())) {
         throw InputError("arguments", parser.errorText().toStdString());
@@ -211,6 +222,19 @@ Options parseOptions(const QApplication& app) {
     if (parser.isSet(exportView) && !options.exportView.endsWith(".png", Qt::CaseInsensitive)) {
         throw InputError("export-view", "'" + options.exportView.toStdString() + "' must end in .png");
     }
+    for (const auto& [option, member] :
+         {std::pair{&exportLegend, &ui::ViewFigureOptions::legend},
+          std::pair{&exportColorBar, &ui::ViewFigureOptions::colorBar},
+          std::pair{&exportCaption, &ui::ViewFigureOptions::caption},
+          std::pair{&exportLight, &ui::ViewFigureOptions::lightBackground}}) {
+        if (parser.isSet(*option)) {
+            if (options.exportView.isEmpty()) {
+                throw InputError(option->names().front().toStdString(),
+                                 "only used with --export-view");
+            }
+            options.viewFigure.*member = true;
+        }
+    }
     if ((parser.isSet(exportSize) || parser.isSet(exportDpi)) && !options.exporting()) {
         throw InputError(parser.isSet(exportSize) ? "export-size" : "export-dpi",
                          "only used with --export-chart or --export-view");
@@ -311,12 +335,12 @@ void runExports(ui::MainWindow& window, const Options& options) {
     }
     // The view's OpenGL context exists once it has drawn a frame.
     auto connection = std::make_shared<QMetaObject::Connection>();
-    *connection = QObject::connect(view, &ui::VtkView::frameSwapped, &window, [connection, view, options] {
+    *connection = QObject::connect(view, &ui::VtkView::frameSwapped, &window, [connection, &window, options] {
         QObject::disconnect(*connection);
         const QSize pixels = options.exportSize.value_or(QSize(1920, 1080));
         QElapsedTimer clock;
         clock.start();
-        QImage image = view->renderImage(pixels);
+        QImage image = ui::renderViewFigure(window, pixels, options.viewFigure);
         const qint64 renderMs = clock.elapsed();
         if (image.isNull()) {
             std::cerr << "podscope: error: cannot render the 3-D view at " << pixels.width() << "x"

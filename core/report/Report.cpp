@@ -2,24 +2,19 @@
 
 #include "common/InputError.hpp"
 #include "report/AtomicFile.hpp"
-#include "report/SvgChart.hpp"
+#include "report/Sweeps.hpp"
 #include "trace/StepTrace.hpp"
 #include "training/ScenarioJson.hpp"
 #include "training/TrainingJson.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <iomanip>
 #include <nlohmann/json.hpp>
 #include <sstream>
-#include <unistd.h>
 
 namespace podscope::report {
 namespace {
-
-constexpr std::int64_t kScalingChips[] = {16, 32, 64, 128, 256, 512, 1024, 2048, 4096};
-constexpr double kBatchFactors[] = {0.125, 0.25, 0.5, 1, 2, 4};
 
 SweepPoint evaluate(const Scenario& base, std::int64_t chips, std::int64_t batch, bool setSlice) {
     SweepPoint p{chips, batch, std::nullopt, ""};
@@ -34,6 +29,31 @@ SweepPoint evaluate(const Scenario& base, std::int64_t chips, std::int64_t batch
         p.error = e.what();
     }
     return p;
+}
+
+// Escapes &, <, >, " for HTML text and attributes.
+std::string htmlEscape(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    for (const char c : text) {
+        switch (c) {
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        default:
+            out += c;
+        }
+    }
+    return out;
 }
 
 std::string number(double v, int precision = 6) {
@@ -71,7 +91,8 @@ ReportData computeReport(const Scenario& scenario, const std::optional<Preset>& 
     d.result = simulateTraining(scenario);
     const double batchPerChip =
         static_cast<double>(scenario.globalBatch) / static_cast<double>(d.result.chips);
-    const std::size_t total = std::size(kScalingChips) + std::size(kBatchFactors);
+    const auto batches = sweepBatches(d.result.plan.replicas, scenario.globalBatch);
+    const std::size_t total = 2 * std::size(kSweepSliceChips) + batches.size();
     std::size_t done = 0;
     auto tick = [&](const std::string& what) {
         ++done;
@@ -79,15 +100,19 @@ ReportData computeReport(const Scenario& scenario, const std::optional<Preset>& 
             progress("[" + std::to_string(done) + "/" + std::to_string(total) + "] " + what);
         }
     };
-    for (const auto chips : kScalingChips) {
+    for (const auto chips : kSweepSliceChips) {
+        d.strongScaling.push_back(evaluate(scenario, chips, scenario.globalBatch, true));
+        tick("strong scaling: " + std::to_string(chips) + " chips, global batch " +
+             std::to_string(scenario.globalBatch));
+    }
+    for (const auto chips : kSweepSliceChips) {
         const auto batch =
             std::max<std::int64_t>(1, std::llround(batchPerChip * static_cast<double>(chips)));
-        d.scaling.push_back(evaluate(scenario, chips, batch, true));
-        tick("scaling: " + std::to_string(chips) + " chips, global batch " + std::to_string(batch));
+        d.weakScaling.push_back(evaluate(scenario, chips, batch, true));
+        tick("weak scaling: " + std::to_string(chips) + " chips, global batch " +
+             std::to_string(batch));
     }
-    for (const double f : kBatchFactors) {
-        const auto batch =
-            std::max<std::int64_t>(1, std::llround(f * static_cast<double>(scenario.globalBatch)));
+    for (const auto batch : batches) {
         d.batches.push_back(evaluate(scenario, d.result.chips, batch, false));
         tick("batch: global batch " + std::to_string(batch) + " on " +
              std::to_string(d.result.chips) + " chips");
@@ -119,7 +144,8 @@ std::string resultsJson(const ReportData& d) {
     j["scenario"] = toJson(d.scenario);
     j["preset"] = d.preset ? nlohmann::json(d.preset->name) : nlohmann::json(nullptr);
     j["result"] = toJson(d.result);
-    j["scaling"] = pointsJson(d.scaling);
+    j["strong_scaling"] = pointsJson(d.strongScaling);
+    j["weak_scaling"] = pointsJson(d.weakScaling);
     j["batch_sweep"] = pointsJson(d.batches);
     if (d.preset) {
         const auto& ref = d.preset->reference;
@@ -153,106 +179,34 @@ std::string resultsCsv(const ReportData& d) {
         }
     };
     rows("base", {SweepPoint{d.result.chips, d.scenario.globalBatch, d.result, ""}});
-    rows("scaling", d.scaling);
+    rows("strong_scaling", d.strongScaling);
+    rows("weak_scaling", d.weakScaling);
     rows("batch", d.batches);
     return s.str();
 }
 
-std::string scalingSvg(const ReportData& d) {
-    LineChart c;
-    c.title = "Throughput against chips (" + d.scenario.workload + ", per-chip batch kept)";
-    c.xLabel = "chips";
-    c.yLabel = "throughput (examples/s)";
-    c.logX = c.logY = true;
-    Series sim{"simulated", {}, {}, false};
-    for (const auto& p : d.scaling) {
-        if (p.result) {
-            sim.x.push_back(static_cast<double>(p.chips));
-            sim.y.push_back(p.result->throughputExamplesPerS);
-        }
-    }
-    Series ideal{"ideal scaling", {}, {}, false};
-    if (!sim.x.empty()) {
-        for (const double x : sim.x) {
-            ideal.x.push_back(x);
-            ideal.y.push_back(sim.y.front() * x / sim.x.front());
-        }
-    }
-    Series measured{"MLPerf v0.7 measured", {}, {}, true};
-    for (const auto& m : d.measured) {
-        if (m.throughputExamplesPerS) {
-            measured.x.push_back(static_cast<double>(m.chips));
-            measured.y.push_back(*m.throughputExamplesPerS);
-        }
-    }
-    c.series = {sim, ideal};
-    if (!measured.x.empty()) {
-        c.series.push_back(measured);
-    }
-    return renderSvg(c);
-}
-
-std::string breakdownSvg(const ReportData& d) {
-    const auto& b = d.result.breakdown;
-    BarChart c;
-    c.title = "Step breakdown (" + std::to_string(d.result.chips) + " chips, batch " +
-              std::to_string(d.scenario.globalBatch) + ")";
-    c.valueLabel = "time per step (ms)";
-    for (const BreakdownPart& part : kBreakdownParts) {
-        c.labels.push_back(part.label);
-        c.values.push_back(b.*part.seconds * 1e3);
-    }
-    return renderSvg(c);
-}
-
-std::string batchSvg(const ReportData& d) {
-    LineChart c;
-    c.title = "Time to train against global batch (" + std::to_string(d.result.chips) + " chips)";
-    c.xLabel = "global batch (examples)";
-    c.yLabel = "time to train (min)";
-    c.logX = true;
-    Series sim{"simulated", {}, {}, false};
-    for (const auto& p : d.batches) {
-        if (p.result) {
-            sim.x.push_back(static_cast<double>(p.globalBatch));
-            sim.y.push_back(p.result->timeToTrainS / 60);
-        }
-    }
-    c.series = {sim};
-    Series measured{"MLPerf v0.7 measured", {}, {}, true};
-    for (const auto& m : d.measured) {
-        if (m.chips == d.result.chips) {
-            measured.x.push_back(static_cast<double>(m.globalBatch));
-            measured.y.push_back(m.timeToTrainS / 60);
-        }
-    }
-    if (!measured.x.empty()) {
-        c.series.push_back(measured);
-    }
-    return renderSvg(c);
-}
-
-std::string reportHtml(const ReportData& d) {
+std::string reportHtml(const ReportData& d, const std::vector<ReportFigure>& figures) {
     const auto& r = d.result;
     const auto& b = r.breakdown;
     std::ostringstream h;
     h << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>PodScope report: "
-      << xmlEscape(d.preset ? d.preset->name : d.scenario.workload) << "</title>\n"
+      << htmlEscape(d.preset ? d.preset->name : d.scenario.workload) << "</title>\n"
       << "<style>body{font-family:sans-serif;max-width:60em;margin:2em "
          "auto}table{border-collapse:collapse}"
          "td,th{border:1px solid #ccc;padding:.2em .6em;text-align:right}th{text-align:left}"
-         "pre{background:#f4f4f4;padding:1em}</style></head><body>\n";
-    h << "<h1>PodScope report: " << xmlEscape(d.preset ? d.preset->name : d.scenario.workload)
+         "pre{background:#f4f4f4;padding:1em}figure{margin:1.5em 0}figure svg{width:100%;"
+         "height:auto}figcaption{color:#333}</style></head><body>\n";
+    h << "<h1>PodScope report: " << htmlEscape(d.preset ? d.preset->name : d.scenario.workload)
       << "</h1>\n";
     if (d.preset) {
-        h << "<p>" << xmlEscape(d.preset->description) << "</p>\n";
+        h << "<p>" << htmlEscape(d.preset->description) << "</p>\n";
     }
     h << "<h2>Configuration</h2>\n<pre id=\"configuration\">"
-      << xmlEscape(toJson(d.scenario).dump(2)) << "</pre>\n";
+      << htmlEscape(toJson(d.scenario).dump(2)) << "</pre>\n";
     h << "<h2>Result</h2>\n<p>Time to train <b>" << number(r.timeToTrainS, 4)
       << " s</b>, step time " << number(r.stepTimeS * 1e3, 4) << " ms, "
       << number(r.throughputExamplesPerS, 6) << " examples/s on " << r.chips << " chips.</p>\n";
-    h << "<p id=\"bottleneck\">Bottleneck: <b>" << xmlEscape(r.bottleneck) << "</b></p>\n";
+    h << "<p id=\"bottleneck\">Bottleneck: <b>" << htmlEscape(r.bottleneck) << "</b></p>\n";
     h << "<table id=\"breakdown\"><tr><th>part</th><th>ms per step</th><th>share</th></tr>\n";
     for (const BreakdownPart& part : kBreakdownParts) {
         const char* name = part.label;
@@ -274,23 +228,33 @@ std::string reportHtml(const ReportData& d) {
               << number(*ref.stepTimeS * 1e3, 4) << "</td><td>"
               << number(deviation(sim, *ref.stepTimeS), 3) << " %</td></tr>\n";
         }
-        h << "</table>\n<p>Source: " << xmlEscape(ref.source) << "</p>\n";
+        h << "</table>\n<p>Source: " << htmlEscape(ref.source) << "</p>\n";
     }
-    // Inline SVG: drop the XML declaration, which is not allowed inside HTML.
+    // Inline SVG: drop the XML declaration (and anything before the element), which is not
+    // allowed inside HTML.
     auto inlineSvg = [](const std::string& svg) {
         const auto at = svg.find("<svg");
         return at == std::string::npos ? svg : svg.substr(at);
     };
-    h << "<h2>Scaling</h2>\n"
-      << inlineSvg(scalingSvg(d)) << "<h2>Step breakdown</h2>\n"
-      << inlineSvg(breakdownSvg(d)) << "<h2>Global batch</h2>\n"
-      << inlineSvg(batchSvg(d));
+    h << "<h2>Charts</h2>\n";
+    if (figures.empty()) {
+        h << "<p id=\"no-charts\">No charts: this program was built without its chart renderer "
+             "(Qt). The numbers behind them are in results.json and results.csv.</p>\n";
+    }
+    for (const ReportFigure& f : figures) {
+        h << "<figure id=\"figure-" << htmlEscape(f.name) << "\"><h3>" << htmlEscape(f.title)
+          << "</h3>\n"
+          << inlineSvg(f.svg) << "\n<figcaption>" << htmlEscape(f.caption) << " (<a href=\""
+          << htmlEscape(f.name) << ".svg\">SVG</a>, <a href=\"" << htmlEscape(f.name)
+          << ".png\">PNG</a>)</figcaption></figure>\n";
+    }
     h << "<p>Made by podscope-cli report. The trace of one step is in trace.json (open it in "
          "ui.perfetto.dev).</p>\n</body></html>\n";
     return h.str();
 }
 
-ReportFiles writeReport(const ReportData& d, const std::string& dir, const Progress& progress) {
+ReportFiles writeReport(const ReportData& d, const std::vector<ReportFigure>& figures,
+                        const std::string& dir, const Progress& progress) {
     namespace fs = std::filesystem;
     std::error_code ec;
     fs::create_directories(dir, ec);
@@ -312,39 +276,14 @@ ReportFiles writeReport(const ReportData& d, const std::string& dir, const Progr
         progress("simulating the gradient collective for trace.json...");
     }
     write("trace.json", trace::buildStepTrace(d.scenario, d.result).dump());
-    const std::pair<const char*, std::string> charts[] = {
-        {"scaling", scalingSvg(d)}, {"breakdown", breakdownSvg(d)}, {"batch", batchSvg(d)}};
-    const bool haveRsvg = std::system("command -v rsvg-convert >/dev/null 2>&1") == 0;
-    if (!haveRsvg) {
-        files.warnings.push_back(
-            "rsvg-convert not found on PATH: PNG charts skipped (install librsvg2-bin)");
+    if (figures.empty()) {
+        files.warnings.push_back("no charts: built without the chart renderer (Qt)");
     }
-    for (const auto& [name, svg] : charts) {
-        write(std::string(name) + ".svg", svg);
-        if (!haveRsvg) {
-            continue;
-        }
-        // Rendered to a temporary name and renamed, like every other file.
-        const fs::path png = fs::path(dir) / (std::string(name) + ".png");
-        const fs::path temp =
-            fs::path(dir) / ("." + std::string(name) + ".png.tmp" + std::to_string(::getpid()));
-        const fs::path svgPath = fs::path(dir) / (std::string(name) + ".svg");
-        const std::string command =
-            "rsvg-convert -f png -o '" + temp.string() + "' '" + svgPath.string() + "'";
-        if (dir.find('\'') != std::string::npos || std::system(command.c_str()) != 0) {
-            fs::remove(temp, ec);
-            files.warnings.push_back("rsvg-convert failed on " + svgPath.string() +
-                                     ": PNG skipped");
-            continue;
-        }
-        fs::rename(temp, png, ec);
-        if (ec) {
-            fs::remove(temp, ec);
-            throw InputError("out", "cannot replace '" + png.string() + "'");
-        }
-        files.written.push_back(png.string());
+    for (const ReportFigure& f : figures) {
+        write(f.name + ".svg", f.svg);
+        write(f.name + ".png", f.png);
     }
-    write("report.html", reportHtml(d));
+    write("report.html", reportHtml(d, figures));
     return files;
 }
 

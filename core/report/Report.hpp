@@ -28,13 +28,25 @@ struct MeasuredPoint {
     std::optional<double> throughputExamplesPerS; // when the preset has a measured step time
 };
 
+// The sweeps are the app's (report/Sweeps.hpp), so that the report's figures are the app's.
 struct ReportData {
     Scenario scenario;
     std::optional<Preset> preset; // the preset the report was made from, if any
     TrainingResult result;
-    std::vector<SweepPoint> scaling; // chips 16 ... 4096, per-chip batch kept
-    std::vector<SweepPoint> batches; // the scenario's chips, global batch from 1/8x to 4x
+    std::vector<SweepPoint> strongScaling; // standard slices 16 ... 4096, the same global batch
+    std::vector<SweepPoint> weakScaling;   // standard slices, the same examples per chip
+    std::vector<SweepPoint> batches;       // the scenario's slice, 1 to 2048 examples per replica
     std::vector<MeasuredPoint> measured;
+};
+
+// A chart of the report, drawn by whoever links a chart renderer (podscope-cli and the app draw
+// them with the app's Qt Charts figures: ui/export/ReportFigures): the core writes and embeds it.
+struct ReportFigure {
+    std::string name;    // file stem: "strong-scaling" writes strong-scaling.svg and .png
+    std::string title;   // the figure's heading in report.html
+    std::string caption; // what it shows, below it
+    std::string svg;     // the SVG document
+    std::string png;     // the PNG file's bytes
 };
 
 using Progress = std::function<void(const std::string&)>;
@@ -43,23 +55,22 @@ using Progress = std::function<void(const std::string&)>;
 ReportData computeReport(const Scenario& scenario, const std::optional<Preset>& preset,
                          const Progress& progress = {});
 
-// The pieces of the report, each a complete file's content; deterministic for one input.
+// The pieces of the report, each a complete file's content; deterministic for one input. The
+// HTML embeds each figure's SVG with its caption; without figures it says that none were drawn.
 std::string resultsJson(const ReportData& data);
 std::string resultsCsv(const ReportData& data);
-std::string scalingSvg(const ReportData& data);
-std::string breakdownSvg(const ReportData& data);
-std::string batchSvg(const ReportData& data);
-std::string reportHtml(const ReportData& data);
+std::string reportHtml(const ReportData& data, const std::vector<ReportFigure>& figures);
 
 struct ReportFiles {
     std::vector<std::string> written;  // paths, in the order written
-    std::vector<std::string> warnings; // e.g. PNG skipped
+    std::vector<std::string> warnings; // e.g. no charts
 };
 
-// Writes results.json, results.csv, trace.json, scaling/breakdown/batch .svg (and .png when
-// rsvg-convert is on PATH) and report.html into `dir` (created if missing), each through a
-// temporary file and a rename. Throws InputError naming "out" when `dir` cannot be written.
-ReportFiles writeReport(const ReportData& data, const std::string& dir,
-                        const Progress& progress = {});
+// Writes results.json, results.csv, trace.json, each figure as NAME.svg and NAME.png, and
+// report.html into `dir` (created if missing), each through a temporary file and a rename.
+// Without figures, warns that the report has no charts. Throws InputError naming "out" when
+// `dir` cannot be written.
+ReportFiles writeReport(const ReportData& data, const std::vector<ReportFigure>& figures,
+                        const std::string& dir, const Progress& progress = {});
 
 } // namespace podscope::report

@@ -1,6 +1,7 @@
-#include "ScratchDir.hpp"
 #include "CliRunner.hpp"
+#include "ScratchDir.hpp"
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
@@ -54,9 +55,36 @@ TEST(ReportCli, WritesTheReportDirectoryWithProgress) {
     const auto r =
         runCli({"report", "--preset", "mlperf07-resnet50-tf2-16", "--out", out.string()});
     ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_NE(r.err.find("[1/15]"), std::string::npos) << r.err;
-    EXPECT_TRUE(fs::exists(out / "report.html"));
-    EXPECT_NE(readFile(out / "report.html").find("measured MLPerf"), std::string::npos);
+    // 9 slices twice (strong and weak scaling) and 12 global batches on the 16-chip slice.
+    EXPECT_NE(r.err.find("[1/30] strong scaling: 16 chips"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("[30/30] batch"), std::string::npos) << r.err;
+    const std::string html = readFile(out / "report.html");
+    EXPECT_NE(html.find("measured MLPerf"), std::string::npos);
+#ifdef PODSCOPE_WITH_CHARTS
+    // The app's charts, drawn off-screen: an SVG and a 1600x1000 PNG each, and inline.
+    for (const char* name : {"strong-scaling", "weak-scaling", "breakdown", "batch"}) {
+        SCOPED_TRACE(name);
+        EXPECT_NE(readFile(out / (std::string(name) + ".svg")).find("<svg"), std::string::npos);
+        const std::string png = readFile(out / (std::string(name) + ".png"));
+        ASSERT_GT(png.size(), 24u);
+        EXPECT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n"));
+        const auto be32 = [&png](std::size_t at) {
+            return (unsigned(std::uint8_t(png[at])) << 24) |
+                   (unsigned(std::uint8_t(png[at + 1])) << 16) |
+                   (unsigned(std::uint8_t(png[at + 2])) << 8) | unsigned(std::uint8_t(png[at + 3]));
+        };
+        EXPECT_EQ(be32(16), 1600u); // IHDR width
+        EXPECT_EQ(be32(20), 1000u); // IHDR height
+        EXPECT_NE(html.find("<figure id=\"figure-" + std::string(name) + "\">"), std::string::npos);
+    }
+    EXPECT_NE(html.find("Weak scaling: throughput against chips"), std::string::npos);
+    EXPECT_NE(html.find("Strong scaling: throughput against chips"), std::string::npos);
+    // Nothing but progress on stderr: no platform noise from the off-screen charts.
+    std::istringstream lines(r.err);
+    for (std::string line; std::getline(lines, line);) {
+        EXPECT_EQ(line.rfind("report: ", 0), 0u) << line;
+    }
+#endif
 }
 
 TEST(ReportCli, AConfigurationNamingAPresetIsComparedWithItsMeasuredRun) {

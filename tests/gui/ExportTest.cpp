@@ -252,7 +252,8 @@ private slots:
         menu->exportResultsJson(json);
         await(json);
         const auto results = nlohmann::json::parse(readAll(json).toStdString());
-        QVERIFY(results.contains("result") && results.contains("scaling"));
+        QVERIFY(results.contains("result") && results.contains("strong_scaling") &&
+                results.contains("weak_scaling"));
         QVERIFY(
             sameScenario(parseScenario(results.at("scenario").dump(), "results.json"), scenario));
 
@@ -289,6 +290,11 @@ private slots:
         await(report);
         QVERIFY(QFileInfo::exists(report + "/report.html"));
         QVERIFY(QFileInfo::exists(report + "/results.csv"));
+        // The charts drawn on the UI thread between the off-thread sweeps and writes.
+        for (const QString name : {"strong-scaling", "weak-scaling", "breakdown", "batch"}) {
+            QCOMPARE(QImage(report + "/" + name + ".png").size(), QSize(1600, 1000));
+            QVERIFY(readAll(report + "/" + name + ".svg").contains("<svg"));
+        }
 
         // A failure is reported and leaves the old file.
         const QString old = dir_.filePath("old.json");

@@ -89,6 +89,44 @@ private slots:
         QVERIFY2(covered > 10, qPrintable(QString::number(covered)));
     }
 
+    // A figure for print (issue 15): caption above, legend and colour bar beside, all on white;
+    // the scene is rendered at the size they leave, on the same white.
+    void aFigureHasItsOverlaysOnALightBackground() {
+        const QString file = dir_.filePath("figure.png");
+        QProcess program;
+        run(program, {"--preset", "tpu-v3-pod", "--color-by", "state", "--time-us", "500",
+                      "--export-view", file, "--export-size", "1600x1000", "--export-legend",
+                      "--export-colorbar", "--export-caption", "--export-light"});
+        QVERIFY2(program.exitCode() == 0, program.readAllStandardError().constData());
+        const QImage image = QImage(file).convertToFormat(QImage::Format_RGB32);
+        QCOMPARE(image.size(), QSize(1600, 1000));
+        const QRgb white = qRgb(255, 255, 255);
+        // Corners and the scene's own background: white.
+        for (const QPoint p : {QPoint(1, 1), QPoint(1598, 998), QPoint(1, 998), QPoint(700, 990)}) {
+            QCOMPARE(image.pixel(p), white);
+        }
+        auto darkPixels = [&image](QRect area) {
+            int dark = 0;
+            for (int y = area.top(); y <= area.bottom(); ++y) {
+                for (int x = area.left(); x <= area.right(); ++x) {
+                    dark += qGray(image.pixel(x, y)) < 100;
+                }
+            }
+            return dark;
+        };
+        QVERIFY2(darkPixels(QRect(0, 0, 800, 60)) > 500, "no caption text at the top");
+        // (The overlays themselves are checked on a synthetic scene in gui.figures.)
+        // Without options the export is the bare render on the view's dark background.
+        const QString bare = dir_.filePath("bare.png");
+        run(program, {"--preset", "tpu-v3-pod", "--export-view", bare, "--export-size", "800x500"});
+        QVERIFY2(program.exitCode() == 0, program.readAllStandardError().constData());
+        QCOMPARE(qGray(QImage(bare).pixel(1, 1)) < 60, true);
+        // The options belong to --export-view.
+        run(program, {"--preset", "tpu-v3-pod", "--export-legend"});
+        QCOMPARE(program.exitCode(), 2);
+        QVERIFY(QString(program.readAllStandardError()).contains("export-legend"));
+    }
+
     void aMissingFolderExitsOneAndBadSizesExitTwo() {
         QProcess program;
         const QString missing = dir_.filePath("missing/view.png");

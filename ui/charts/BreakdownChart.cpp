@@ -1,42 +1,80 @@
 #include "charts/BreakdownChart.hpp"
 
-#include "charts/ChartStyle.hpp"
-#include "color/ColorScale.hpp"
+#include "charts/FigureAxis.hpp"
+#include "charts/FigureFrame.hpp"
+#include "charts/FigureStyle.hpp"
+#include "charts/StackedBarLabels.hpp"
+#include "figure/FigureData.hpp"
+#include "figure/Palette.hpp"
+#include "figure/TimeUnit.hpp"
+#include "view/TrainingAnalysis.hpp"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
+#include <QCategoryAxis>
 #include <QCursor>
 #include <QStackedBarSeries>
 #include <QToolTip>
-#include <QValueAxis>
-
 #include <algorithm>
+#include <cmath>
 
 namespace podscope::ui {
+namespace {
+
+// Up to three significant digits, never in exponent form: 118, 11.6, 2.62, 0.05, <0.01.
+QString threeDigits(double value) {
+    if (value > 0 && value < 0.01) {
+        return QStringLiteral("<0.01");
+    }
+    return value >= 100 ? QString::number(value, 'f', 0) : QString::number(value, 'g', 3);
+}
+
+} // namespace
 
 BreakdownChart::BreakdownChart(QWidget* parent)
     : QChartView(parent)
+    , frame_(new FigureFrame(new QChart))
     , series_(new QStackedBarSeries)
     , categories_(new QBarCategoryAxis)
-    , milliseconds_(new QValueAxis) {
-    auto* chart = new QChart;
-    styleChart(chart, tr("Step time breakdown"));
+    , time_(new FigureAxis(Qt::Vertical, FigureAxis::Scale::Linear, NumberStyle::Decimal)) {
+    QChart* chart = frame_->chart();
+    series_->setBarWidth(0.4); // room beside each bar for the values of small parts
+    for (std::size_t i = 0; i < std::size(kBreakdownParts); ++i) {
+        auto* set = new QBarSet(tr(kBreakdownParts[i].label));
+        set->setColor(toColor(palette::breakdownPartColor(static_cast<int>(i))));
+        set->setBorderColor(Qt::white);
+        series_->append(set);
+    }
     chart->addSeries(series_);
-    milliseconds_->setTitleText(tr("ms per step"));
-    milliseconds_->setLabelFormat("%.1f");
+    styleAxis(categories_);
+    categories_->setGridLineVisible(false);
     chart->addAxis(categories_, Qt::AlignBottom);
-    chart->addAxis(milliseconds_, Qt::AlignLeft);
+    frame_->addAxis(time_, Qt::AlignLeft);
     series_->attachAxis(categories_);
-    series_->attachAxis(milliseconds_);
+    series_->attachAxis(time_->axis());
+    labels_ = new StackedBarLabels(frame_, series_, threeDigits, threeDigits);
+    frame_->setTitle(tr("Step time breakdown"));
     setChart(chart);
-    setRenderHint(QPainter::Antialiasing);
-    connect(series_, &QStackedBarSeries::hovered, this, [](bool status, int index, QBarSet* set) {
-        if (status) {
-            QToolTip::showText(QCursor::pos(), QString("%1: %2 ms").arg(set->label()).arg(set->at(index), 0, 'f', 3));
-        } else {
-            QToolTip::hideText();
-        }
-    });
+    styleChartView(this);
+    connect(series_, &QStackedBarSeries::hovered, this,
+            [this](bool status, int index, QBarSet* set) {
+                if (status) {
+                    QToolTip::showText(
+                        QCursor::pos(),
+                        QString("%1: %2 %3").arg(set->label(), threeDigits(set->at(index)), unit_));
+                } else {
+                    QToolTip::hideText();
+                }
+            });
+}
+
+void BreakdownChart::setAnalysis(const TrainingAnalysis& analysis) {
+    setSubtitle(
+        tr("%1 on %2 chips, global batch %3")
+            .arg(QString::fromStdString(analysis.scenario.workload),
+                 QString::fromStdString(groupDigits(double(analysis.result.chips))),
+                 QString::fromStdString(groupDigits(double(analysis.scenario.globalBatch)))));
+    setCurrent(analysis.result.breakdown);
 }
 
 void BreakdownChart::setCurrent(const StepBreakdown& breakdown) {
@@ -58,11 +96,15 @@ void BreakdownChart::holdScale(double milliseconds) {
 }
 
 double BreakdownChart::scaleTop() const {
-    return milliseconds_->max();
+    return topMs_;
+}
+
+void BreakdownChart::setSubtitle(const QString& subtitle) {
+    subtitle_ = subtitle;
+    frame_->setTitle(tr("Step time breakdown"), subtitle_);
 }
 
 void BreakdownChart::rebuild() {
-    series_->clear();
     QStringList columns;
     std::vector<const StepBreakdown*> shown;
     // Before, then after.
@@ -75,23 +117,33 @@ void BreakdownChart::rebuild() {
                                                                         : currentLabel_);
         shown.push_back(&*current_);
     }
-    double top = 0;
-    for (std::size_t i = 0; i < std::size(kBreakdownParts); ++i) {
-        auto* set = new QBarSet(tr(kBreakdownParts[i].label));
-        const Rgb color = categoryColor(static_cast<int>(i));
-        set->setColor(QColor(color.r, color.g, color.b));
-        for (const StepBreakdown* b : shown) {
-            set->append(b->*kBreakdownParts[i].seconds * 1e3);
-        }
-        series_->append(set);
-    }
+    double top = heldMs_ / 1e3; // seconds
     for (const StepBreakdown* b : shown) {
-        top = std::max(top, b->total() * 1e3);
+        top = std::max(top, b->total());
+    }
+    // One unit for the axis and every label, chosen by the taller bar.
+    const TimeUnit unit = timeUnitFor(top);
+    const QString symbol = QString::fromUtf8(unit.symbol);
+    unit_ = symbol;
+    const auto sets = series_->barSets();
+    for (std::size_t i = 0; i < std::size(kBreakdownParts); ++i) {
+        QBarSet* set = sets[static_cast<qsizetype>(i)];
+        set->remove(0, set->count());
+        for (const StepBreakdown* b : shown) {
+            set->append(b->*kBreakdownParts[i].seconds * unit.perSecond);
+        }
     }
     categories_->clear();
     categories_->append(columns);
-    top = std::max(top, heldMs_);
-    milliseconds_->setRange(0, top > 0 ? top * 1.1 : 1);
+    // One bar alone is narrower: a quarter of the plot is wide enough to read its parts.
+    series_->setBarWidth(shown.size() > 1 ? 0.4 : 0.25);
+    time_->setTitle(tr("time per step (%1)").arg(symbol));
+    // Headroom for the totals printed on top of the bars.
+    const double axisTop = top > 0 ? top * unit.perSecond * 1.12 : 1;
+    time_->setData(0, axisTop);
+    topMs_ = axisTop / unit.perSecond * 1e3;
+    labels_->setFormat(threeDigits, [symbol](double v) { return threeDigits(v) + " " + symbol; });
+    frame_->refresh();
 }
 
 } // namespace podscope::ui

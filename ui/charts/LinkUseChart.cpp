@@ -1,14 +1,17 @@
 #include "charts/LinkUseChart.hpp"
 
-#include "charts/ChartStyle.hpp"
+#include "charts/FigureAxis.hpp"
+#include "charts/FigureFrame.hpp"
+#include "charts/FigureStyle.hpp"
+#include "figure/FigureData.hpp"
+#include "figure/Palette.hpp"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
+#include <QCategoryAxis>
 #include <QCursor>
 #include <QToolTip>
-#include <QValueAxis>
-
 #include <algorithm>
 
 namespace podscope::ui {
@@ -20,30 +23,33 @@ constexpr int kBands = 10;
 
 LinkUseChart::LinkUseChart(QWidget* parent)
     : QChartView(parent)
+    , frame_(new FigureFrame(new QChart))
     , histogram_(new QBarSeries)
-    , perDimension_(new QBarSeries)
     , bands_(new QBarCategoryAxis)
-    , links_(new QValueAxis) {
-    auto* chart = new QChart;
-    styleChart(chart, tr("Link utilisation over the collective"));
+    , links_(new FigureAxis(Qt::Vertical, FigureAxis::Scale::Linear, NumberStyle::Decimal)) {
+    QChart* chart = frame_->chart();
     chart->addSeries(histogram_);
     QStringList labels;
     for (int b = 0; b < kBands; ++b) {
         labels << QString("%1-%2").arg(b * 100 / kBands).arg((b + 1) * 100 / kBands);
     }
+    styleAxis(bands_);
+    bands_->setGridLineVisible(false);
     bands_->append(labels);
-    bands_->setTitleText(tr("utilisation (%)"));
-    links_->setTitleText(tr("links"));
-    links_->setLabelFormat("%.0f");
+    bands_->setTitleText(tr("link utilisation over the collective (%)"));
+    links_->setTitle(tr("links"));
     chart->addAxis(bands_, Qt::AlignBottom);
-    chart->addAxis(links_, Qt::AlignLeft);
+    frame_->addAxis(links_, Qt::AlignLeft);
     histogram_->attachAxis(bands_);
-    histogram_->attachAxis(links_);
+    histogram_->attachAxis(links_->axis());
+    frame_->setTitle(tr("Link utilisation over the collective"));
     setChart(chart);
-    setRenderHint(QPainter::Antialiasing);
+    styleChartView(this);
     connect(histogram_, &QBarSeries::hovered, this, [](bool status, int index, QBarSet* set) {
         if (status) {
-            QToolTip::showText(QCursor::pos(), QString("%1: %2 links").arg(set->label()).arg(set->at(index), 0, 'f', 0));
+            QToolTip::showText(
+                QCursor::pos(),
+                QString("%1: %2 links").arg(set->label()).arg(set->at(index), 0, 'f', 0));
         } else {
             QToolTip::hideText();
         }
@@ -66,20 +72,29 @@ void LinkUseChart::setRun(const ScenarioRun& run) {
                 continue;
             }
             const double u = std::clamp(usage.utilization(l), 0.0, 1.0);
-            counts[static_cast<std::size_t>(std::min(kBands - 1, static_cast<int>(u * kBands)))] += 1;
+            counts[static_cast<std::size_t>(std::min(kBands - 1, static_cast<int>(u * kBands)))] +=
+                1;
             sum += u;
             used += 1;
         }
-        auto* set = new QBarSet(tr("%1 links").arg(QChar(names[d])));
+        auto* set = new QBarSet(tr("%1 links").arg(QChar(names[d % 4])));
+        set->setColor(toColor(palette::dimensionColor(d)));
+        set->setBorderColor(Qt::white);
         for (double c : counts) {
             set->append(c);
             tallest = std::max(tallest, c);
         }
         histogram_->append(set);
-        means << tr("%1 %2 %").arg(QChar(names[d])).arg(used > 0 ? 100 * sum / used : 0, 0, 'f', 1);
+        means << tr("%1 %2 %")
+                     .arg(QChar(names[d % 4]))
+                     .arg(used > 0 ? 100 * sum / used : 0, 0, 'f', 1);
     }
-    links_->setRange(0, tallest * 1.1 + 1);
-    chart()->setTitle(tr("Link utilisation over the collective (mean per dimension: %1)").arg(means.join(", ")));
+    links_->setData(0, tallest > 0 ? tallest * 1.05 : 1);
+    frame_->setTitle(tr("Link utilisation over the collective"),
+                     tr("%1 chips; mean utilisation per dimension: %2")
+                         .arg(QString::fromStdString(groupDigits(double(t.chipCount()))))
+                         .arg(means.join(", ")));
+    frame_->refresh();
 }
 
 } // namespace podscope::ui

@@ -6,24 +6,27 @@
 
 class QBarCategoryAxis;
 class QBarSeries;
-class QValueAxis;
 
 namespace podscope::ui {
 
-// For the replayed collective: how busy each dimension's links were on average, and how many
-// links fell into each utilisation band.
+class FigureAxis;
+class FigureFrame;
+
+// For the replayed collective: how many links of each dimension fell into each utilisation
+// band, and each dimension's mean utilisation in the subtitle.
 class LinkUseChart : public QChartView {
     Q_OBJECT
 public:
     explicit LinkUseChart(QWidget* parent = nullptr);
     void setRun(const ScenarioRun& run);
     QBarSeries* histogram() const { return histogram_; }
+    const FigureFrame& frame() const { return *frame_; }
 
 private:
+    FigureFrame* frame_;
     QBarSeries* histogram_;
-    QBarSeries* perDimension_;
     QBarCategoryAxis* bands_;
-    QValueAxis* links_;
+    FigureAxis* links_;
 };
 
 } // namespace podscope::ui

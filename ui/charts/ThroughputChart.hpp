@@ -1,31 +1,46 @@
 #pragma once
 
-#include "view/TrainingAnalysis.hpp"
+#include "figure/FigureData.hpp"
 
 #include <QChartView>
 
 class QLineSeries;
 class QScatterSeries;
-class QLogValueAxis;
 
 namespace podscope::ui {
 
-// Throughput against chips at the current global batch: the model's curve, ideal linear
-// scaling from its smallest point, and the measured MLPerf v0.7 points of the same model.
+class FigureAxis;
+class FigureFrame;
+struct TrainingAnalysis;
+
+// Throughput against chips on the standard slices, both axes logarithmic: the model's curve,
+// ideal linear scaling from its smallest point, and measured MLPerf v0.7 points of the same
+// model. Strong scaling (the app's: the same global batch on every slice) or weak scaling (the
+// report's second figure: the same examples per chip), named as such in the title.
 class ThroughputChart : public QChartView {
     Q_OBJECT
 public:
     explicit ThroughputChart(QWidget* parent = nullptr);
+    // Strong scaling from the app's analysis.
     void setAnalysis(const TrainingAnalysis& analysis);
+    void setFigure(const ScalingFigure& figure);
+    const ScalingFigure& figure() const { return figure_; }
+    // Points are stored on the axes' scales: chipsAxis().fromAxis(point.x()) is chips.
     QLineSeries* modelSeries() const { return model_; }
+    QLineSeries* idealSeries() const { return ideal_; }
     QScatterSeries* measuredSeries() const { return measured_; }
+    const FigureAxis& chipsAxis() const { return *chips_; }
+    const FigureAxis& throughputAxis() const { return *throughput_; }
+    const FigureFrame& frame() const { return *frame_; }
 
 private:
+    ScalingFigure figure_;
+    FigureFrame* frame_;
     QLineSeries* model_;
     QLineSeries* ideal_;
     QScatterSeries* measured_;
-    QLogValueAxis* chipsAxis_;
-    QLogValueAxis* throughputAxis_;
+    FigureAxis* chips_;
+    FigureAxis* throughput_;
 };
 
 } // namespace podscope::ui

@@ -1,11 +1,10 @@
 #include "export/ChartExport.hpp"
 
-#include "common/InputError.hpp"
-
 #include "charts/BatchChart.hpp"
 #include "charts/BreakdownChart.hpp"
 #include "charts/LinkUseChart.hpp"
 #include "charts/ThroughputChart.hpp"
+#include "common/InputError.hpp"
 
 #include <QBuffer>
 #include <QChart>
@@ -21,6 +20,7 @@
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <QSvgGenerator>
+#include <QTextDocumentFragment>
 #include <cmath>
 
 namespace podscope::ui {
@@ -52,16 +52,27 @@ void layOut(QChartView& view, QSizeF logical) {
     view.scene()->setSceneRect(QRectF(QPointF(0, 0), logical));
     view.chart()->setBackgroundRoundness(0); // the corners would stay transparent in a PNG
     view.chart()->resize(logical);
-    // The chart's layout runs on a posted layout request.
-    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
-    QCoreApplication::sendPostedEvents();
+    // The chart's layout runs on a posted layout request, and fitting the axes' ticks to the
+    // plot's new size can post another: settle them all (two or three rounds).
+    for (int round = 0; round < 8; ++round) {
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        QCoreApplication::sendPostedEvents();
+    }
 }
 
 // Paints the laid-out scene onto `painter`, scaled from the logical rectangle to `target`.
 void paintScene(QChartView& view, QPainter& painter, QRectF target, QSizeF logical) {
     painter.setRenderHint(QPainter::Antialiasing);
     painter.setRenderHint(QPainter::TextAntialiasing);
+    // The chart's background stops short of its edges: a white page under it, or an SVG would
+    // have a transparent frame.
+    painter.fillRect(target, Qt::white);
     view.scene()->render(&painter, target, QRectF(QPointF(0, 0), logical), Qt::IgnoreAspectRatio);
+}
+
+// The chart's title as one line of plain text (the chart holds it as HTML, wrapped to its width).
+QString plainTitle(const QChartView& view) {
+    return QTextDocumentFragment::fromHtml(view.chart()->title()).toPlainText().simplified();
 }
 
 // The device's own DPI must be the one the chart's fonts were measured at; otherwise the
@@ -106,7 +117,7 @@ QByteArray renderSvg(QChartView& view, QSize pixels, int dpi, QSizeF logical) {
     generator.setSize(pixels);
     generator.setViewBox(QRect(QPoint(0, 0), pixels)); // user units are output pixels
     generator.setResolution(layoutDeviceDpi(view));
-    generator.setTitle(view.chart()->title());
+    generator.setTitle(plainTitle(view).toHtmlEscaped()); // written into the XML as it is
     generator.setDescription(QObject::tr("PodScope chart, %1x%2 px at %3 DPI")
                                  .arg(pixels.width())
                                  .arg(pixels.height())
@@ -140,7 +151,7 @@ QByteArray renderPdf(QChartView& view, QSize pixels, int dpi, QSizeF logical) {
     {
         QPdfWriter writer(&buffer);
         writer.setCreator("PodScope");
-        writer.setTitle(view.chart()->title());
+        writer.setTitle(plainTitle(view));
         // The page measures pixels / dpi inches; the device works in layout units so that
         // fonts keep the size they were laid out at (see layoutDeviceDpi).
         const QSizeF points(pixels.width() * kPointsPerInch / dpi,
@@ -225,7 +236,7 @@ std::unique_ptr<QChartView> makeChart(ChartKind kind, const ChartData& data, QSt
     }
     case ChartKind::Breakdown: {
         auto chart = std::make_unique<BreakdownChart>();
-        chart->setCurrent(data.analysis->result.breakdown);
+        chart->setAnalysis(*data.analysis);
         chart->setBaseline(data.baseline);
         return chart;
     }
@@ -258,6 +269,21 @@ QString savePngAtomically(const QImage& image, const QString& path) {
     return writeAtomically(path, bytes);
 }
 
+QByteArray renderChart(QChartView& view, ExportFormat format, QSize pixels, int dpi,
+                       QString* problem) {
+    const QSizeF logical(pixels.width() * kLayoutDpi / dpi, pixels.height() * kLayoutDpi / dpi);
+    layOut(view, logical);
+    switch (format) {
+    case ExportFormat::Png:
+        return renderPng(view, pixels, dpi, logical, problem);
+    case ExportFormat::Svg:
+        return renderSvg(view, pixels, dpi, logical);
+    case ExportFormat::Pdf:
+        return renderPdf(view, pixels, dpi, logical);
+    }
+    return {};
+}
+
 QString exportChart(ChartKind kind, const ChartData& data, const QString& path, QSize pixels,
                     int dpi) {
     const auto format = exportFormatOf(path);
@@ -281,20 +307,7 @@ QString exportChart(ChartKind kind, const ChartData& data, const QString& path, 
     if (!view) {
         return problem;
     }
-    const QSizeF logical(pixels.width() * kLayoutDpi / dpi, pixels.height() * kLayoutDpi / dpi);
-    layOut(*view, logical);
-    QByteArray bytes;
-    switch (*format) {
-    case ExportFormat::Png:
-        bytes = renderPng(*view, pixels, dpi, logical, &problem);
-        break;
-    case ExportFormat::Svg:
-        bytes = renderSvg(*view, pixels, dpi, logical);
-        break;
-    case ExportFormat::Pdf:
-        bytes = renderPdf(*view, pixels, dpi, logical);
-        break;
-    }
+    const QByteArray bytes = renderChart(*view, *format, pixels, dpi, &problem);
     if (!problem.isEmpty()) {
         return QObject::tr("cannot export to '%1': %2").arg(path, problem);
     }

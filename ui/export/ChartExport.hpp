@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 
+class QByteArray;
 class QChartView;
 class QImage;
 
@@ -55,6 +56,11 @@ std::unique_ptr<QChartView> makeChart(ChartKind kind, const ChartData& data, QSt
 // Returns the problem, naming the path, size or DPI, or an empty string on success.
 QString exportChart(ChartKind kind, const ChartData& data, const QString& path, QSize pixels,
                     int dpi);
+
+// The chart laid out and painted as exportChart() does, as the file's bytes; sets `problem`
+// when the image cannot be made (too large for memory, the encoder failed).
+QByteArray renderChart(QChartView& view, ExportFormat format, QSize pixels, int dpi,
+                       QString* problem);
 
 // Writes `image` as a PNG through a temporary file and a rename (for the 3-D view's export).
 // Returns the problem, naming the path, or an empty string on success.

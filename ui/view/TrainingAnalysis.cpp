@@ -1,6 +1,7 @@
 #include "view/TrainingAnalysis.hpp"
 
 #include "common/InputError.hpp"
+#include "report/Sweeps.hpp"
 #include "topology/Hardware.hpp"
 #include "topology/TopologyPresets.hpp"
 #include "training/Presets.hpp"
@@ -12,12 +13,11 @@
 namespace podscope::ui {
 namespace {
 
-constexpr std::int64_t kSliceChips[] = {16, 32, 64, 128, 256, 512, 1024, 2048, 4096};
-
 std::optional<SweepPoint> tryPoint(const Scenario& scenario, double x) {
     try {
         const TrainingResult r = simulateTraining(scenario);
-        return SweepPoint{x, r.throughputExamplesPerS, r.timeToTrainS, r.epochs};
+        return SweepPoint{x, r.throughputExamplesPerS, r.timeToTrainS, r.epochs,
+                          r.breakdown.gradientSyncExposed};
     } catch (const InputError&) {
         return std::nullopt; // e.g. fewer examples than replicas at this size
     }
@@ -31,7 +31,7 @@ TrainingAnalysis analyzeTraining(const Scenario& scenario) {
     analysis.result = simulateTraining(scenario);
     analysis.whatIfs = whatIfs(scenario);
 
-    for (std::int64_t chips : kSliceChips) {
+    for (std::int64_t chips : report::kSweepSliceChips) {
         Scenario point = scenario;
         useStandardSlice(point, chips);
         if (auto p = tryPoint(point, static_cast<double>(chips))) {
@@ -39,16 +39,8 @@ TrainingAnalysis analyzeTraining(const Scenario& scenario) {
         }
     }
 
-    // Global batches that give every replica the same whole number of examples.
-    const auto replicas = analysis.result.plan.replicas;
-    std::vector<std::int64_t> batches;
-    for (std::int64_t perReplica = 1; perReplica <= 2048; perReplica *= 2) {
-        batches.push_back(replicas * perReplica);
-    }
-    batches.push_back(scenario.globalBatch);
-    std::sort(batches.begin(), batches.end());
-    batches.erase(std::unique(batches.begin(), batches.end()), batches.end());
-    for (std::int64_t batch : batches) {
+    for (std::int64_t batch :
+         report::sweepBatches(analysis.result.plan.replicas, scenario.globalBatch)) {
         Scenario point = scenario;
         point.globalBatch = batch;
         if (auto p = tryPoint(point, static_cast<double>(batch))) {
@@ -64,14 +56,16 @@ TrainingAnalysis analyzeTraining(const Scenario& scenario) {
 
     for (const std::string& name : presetNames()) {
         const Preset preset = loadPreset(name);
-        if (preset.scenario.workload != scenario.workload || !preset.reference.stepTimeS) {
+        if (preset.scenario.workload != scenario.workload) {
             continue;
         }
         const Topology topology(resolveTopology(preset.scenario.topology, preset.scenario.wrap,
                                                 loadHardware(preset.scenario.hardware)));
         analysis.measured.push_back({name, static_cast<double>(topology.chipCount()),
                                      static_cast<double>(preset.scenario.globalBatch),
-                                     preset.scenario.globalBatch / *preset.reference.stepTimeS,
+                                     preset.reference.stepTimeS
+                                         ? preset.scenario.globalBatch / *preset.reference.stepTimeS
+                                         : 0.0,
                                      preset.reference.timeToTrainS});
     }
     return analysis;

@@ -17,13 +17,14 @@ struct SweepPoint {
     double throughputExamplesPerS = 0;
     double timeToTrainS = 0;
     double epochs = 0;
+    double gradientSyncExposedS = 0; // per step
 };
 
 struct MeasuredPoint {
     std::string preset;
     double chips = 0;
     double globalBatch = 0;
-    double throughputExamplesPerS = 0; // global batch / measured step time
+    double throughputExamplesPerS = 0; // global batch / measured step time; 0 when not published
     double timeToTrainS = 0;
 };
 

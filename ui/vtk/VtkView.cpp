@@ -297,7 +297,7 @@ QImage VtkView::grabFramebuffer() {
     return image.mirrored().convertToFormat(QImage::Format_RGB32); // OpenGL rows run bottom-up
 }
 
-QImage VtkView::renderImage(QSize size) {
+QImage VtkView::renderImage(QSize size, std::optional<Rgb> background) {
     auto& d = *impl_;
     if (!surface_->context() || size.isEmpty()) {
         return {};
@@ -316,6 +316,17 @@ QImage VtkView::renderImage(QSize size) {
     vtkNew<vtkCamera> screenCamera;
     screenCamera->DeepCopy(d.renderer->GetActiveCamera());
     const bool screenFitPending = d.fitPending;
+    double screenBackground[3];
+    d.renderer->GetBackground(screenBackground);
+    double screenHighlight[3];
+    d.highlightActor->GetProperty()->GetColor(screenHighlight);
+    if (background) {
+        d.renderer->SetBackground(background->r / 255.0, background->g / 255.0,
+                                  background->b / 255.0);
+        const bool light = background->r + background->g + background->b > 3 * 128;
+        const double outline = light ? 0.0 : 1.0;
+        d.highlightActor->GetProperty()->SetColor(outline, outline, outline);
+    }
     d.window->SetSize(size.width(), size.height());
     if (!d.userMovedCamera) {
         d.fitPending = true; // frame the scene for the export's shape, as a resize would
@@ -335,6 +346,8 @@ QImage VtkView::renderImage(QSize size) {
                     .convertToFormat(QImage::Format_RGB32); // the view is opaque on screen
     }
     d.window->SetSize(screenWidth, screenHeight);
+    d.renderer->SetBackground(screenBackground);
+    d.highlightActor->GetProperty()->SetColor(screenHighlight);
     d.renderer->GetActiveCamera()->DeepCopy(screenCamera);
     d.fitPending = screenFitPending;
     surface_->doneCurrent();

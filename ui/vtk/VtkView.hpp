@@ -7,6 +7,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace podscope::ui {
@@ -62,7 +63,9 @@ public:
     // scaled screen grab), with the camera refitted to that shape unless the user moved it;
     // the view on screen is left as it was. Null when there is no OpenGL context yet (the
     // view has never been shown) or the size is beyond what the OpenGL driver renders.
-    QImage renderImage(QSize size);
+    // `background`, when given, replaces the view's dark background for this image only (a
+    // light one for print); the selection outline turns black on a light background.
+    QImage renderImage(QSize size, std::optional<Rgb> background = std::nullopt);
     // The native window VTK draws into (for sending synthetic input in tests).
     QWindow* renderWindow() const;
 

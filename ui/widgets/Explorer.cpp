@@ -256,7 +256,7 @@ void Explorer::showAnalysis(std::shared_ptr<const TrainingAnalysis> analysis) {
     controls_->showProblem({});
     controls_->setAnalysis(*analysis_);
     throughput_->setAnalysis(*analysis_);
-    breakdown_->setCurrent(analysis_->result.breakdown);
+    breakdown_->setAnalysis(*analysis_);
     batch_->setAnalysis(*analysis_);
     whatIfs_->setWhatIfs(analysis_->whatIfs, analysis_->result);
     deltas_->setText(deltas());

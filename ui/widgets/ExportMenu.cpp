@@ -4,6 +4,8 @@
 #include "charts/BreakdownChart.hpp"
 #include "charts/LinkUseChart.hpp"
 #include "charts/ThroughputChart.hpp"
+#include "export/ReportFigures.hpp"
+#include "figure/FigureData.hpp"
 #include "report/AtomicFile.hpp"
 #include "report/Report.hpp"
 #include "trace/CollectiveTraceFile.hpp"
@@ -15,6 +17,7 @@
 #include "widgets/MainWindow.hpp"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QElapsedTimer>
@@ -46,9 +49,11 @@ struct ExportSize {
 constexpr ExportSize kPrintSize{{1600, 1000}, 200};
 
 // Asks for a pixel size and, when `withDpi`, a DPI; `presets` fill the fields in one click.
+// With `figure`, also which overlays a figure of the 3-D view gets (updated on OK).
 std::optional<ExportSize> askSize(QWidget* parent, const QString& title, ExportSize initial,
                                   bool withDpi,
-                                  const std::vector<std::pair<QString, ExportSize>>& presets) {
+                                  const std::vector<std::pair<QString, ExportSize>>& presets,
+                                  ViewFigureOptions* figure = nullptr) {
     QDialog dialog(parent);
     dialog.setWindowTitle(title);
     auto* form = new QFormLayout(&dialog);
@@ -91,12 +96,31 @@ std::optional<ExportSize> askSize(QWidget* parent, const QString& title, ExportS
         presetRow->addWidget(button);
     }
     form->addRow(presetRow);
+    std::vector<std::pair<QCheckBox*, bool ViewFigureOptions::*>> overlays;
+    if (figure) {
+        for (const auto& [label, option] :
+             {std::pair{QObject::tr("&Legend of the chip colours"), &ViewFigureOptions::legend},
+              std::pair{QObject::tr("&Colour bar of the link utilisation"),
+                        &ViewFigureOptions::colorBar},
+              std::pair{QObject::tr("Ca&ption: configuration, phase, time"),
+                        &ViewFigureOptions::caption},
+              std::pair{QObject::tr("Light &background (for print)"),
+                        &ViewFigureOptions::lightBackground}}) {
+            auto* box = new QCheckBox(label);
+            box->setChecked(figure->*option);
+            form->addRow(box);
+            overlays.push_back({box, option});
+        }
+    }
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
     QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
     form->addRow(buttons);
     if (dialog.exec() != QDialog::Accepted) {
         return std::nullopt;
+    }
+    for (const auto& [box, option] : overlays) {
+        figure->*option = box->isChecked();
     }
     return ExportSize{{width->value(), height->value()}, withDpi ? dpi->value() : 96};
 }
@@ -137,7 +161,54 @@ QString chartTitle(ChartKind kind) {
     return {};
 }
 
+QString microseconds(double us) {
+    return QString::fromStdString(groupDigits(std::round(us))) + QString::fromUtf8(" \xC2\xB5s");
+}
+
 } // namespace
+
+ViewFigureContent viewFigureContent(const MainWindow& window) {
+    ViewFigureContent content;
+    const Scenario& training = window.explorer()->document().scenario();
+    const ViewScenario& view = window.viewScenario();
+    QStringList parts;
+    parts << QString::fromStdString(training.workload + " (" + training.framework + ")");
+    if (const ScenarioRun* run = window.currentRun()) {
+        parts << QObject::tr("%1 chips (%2)")
+                     .arg(QString::fromStdString(groupDigits(double(run->topology.chipCount()))),
+                          QString::fromStdString(view.topology));
+    }
+    parts << QObject::tr("global batch %1")
+                 .arg(QString::fromStdString(groupDigits(double(training.globalBatch))));
+    const std::string algorithm = toString(view.collective.algorithm);
+    parts << QObject::tr("%1 %2, %3 MiB per chip in %4 chunks")
+                 .arg(algorithm == "2d" ? QStringLiteral("2-D") : QString::fromStdString(algorithm),
+                      QString::fromStdString(toString(view.collective.op)))
+                 .arg(view.collective.bytesPerChip / (1024.0 * 1024.0), 0, 'f', 1)
+                 .arg(view.collective.chunks);
+    content.configuration = parts.join(QString::fromUtf8(" \xC2\xB7 "));
+    content.phase = window.caption();
+    content.time = QObject::tr("t = %1 of %2")
+                       .arg(microseconds(window.timeUs()), microseconds(window.durationUs()));
+    content.chips = window.frame().chipLegend;
+    content.links = window.frame().linkLegend;
+    return content;
+}
+
+QImage renderViewFigure(MainWindow& window, QSize size, const ViewFigureOptions& options) {
+    VtkView* view = window.view();
+    if (!view) {
+        return {};
+    }
+    if (!options.any()) {
+        return view->renderImage(size);
+    }
+    const ViewFigureContent content = viewFigureContent(window);
+    const QRect sceneRect = viewFigureSceneRect(size, content, options);
+    const QImage scene =
+        view->renderImage(sceneRect.size(), viewBackground(options.lightBackground));
+    return scene.isNull() ? QImage() : composeViewFigure(scene, size, content, options);
+}
 
 ExportMenu::ExportMenu(Explorer& explorer, MainWindow& window, QMenu* fileMenu)
     : QObject(&explorer)
@@ -270,14 +341,15 @@ void ExportMenu::exportViewInteractively() {
     const auto size = askSize(&window_, tr("Image size"), {{1920, 1080}, 96}, false,
                               {{tr("Full HD (1920x1080)"), {{1920, 1080}, 96}},
                                {tr("4K (3840x2160)"), {{3840, 2160}, 96}},
-                               {tr("On-screen"), {view->size(), 96}}});
+                               {tr("On-screen"), {view->size(), 96}}},
+                              &viewFigure_);
     if (!size) {
         return;
     }
     QApplication::setOverrideCursor(Qt::WaitCursor);
     QElapsedTimer clock;
     clock.start();
-    const QImage image = view->renderImage(size->pixels);
+    const QImage image = renderViewFigure(window_, size->pixels, viewFigure_);
     const qint64 renderMs = clock.elapsed();
     const QString problem =
         image.isNull() ? tr("cannot render the 3-D view at %1x%2 (too large for the OpenGL "
@@ -337,16 +409,38 @@ void ExportMenu::exportResultsCsv(const QString& path) {
 }
 
 void ExportMenu::exportReportFolder(const QString& folder) {
-    runInBackground(tr("the report"), folder, [scenario = explorer_.document().scenario(), folder] {
-        try {
-            report::writeReport(report::computeReport(scenario, presetOf(scenario)),
-                                folder.toStdString());
-            return QString();
-        } catch (const std::exception& e) {
-            return tr("cannot write the report into '%1': %2")
-                .arg(folder, QString::fromStdString(e.what()));
-        }
+    // The sweeps and the files off the UI thread; the charts, which are widgets, on it between.
+    auto computed = QtConcurrent::run([scenario = explorer_.document().scenario()] {
+        return std::make_shared<const report::ReportData>(
+            report::computeReport(scenario, presetOf(scenario)));
     });
+    auto* watcher = new QFutureWatcher<std::shared_ptr<const report::ReportData>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, folder] {
+        watcher->deleteLater();
+        std::shared_ptr<const report::ReportData> data;
+        std::vector<report::ReportFigure> figures;
+        QString problem;
+        try {
+            data = watcher->result();
+            figures = drawReportFigures(*data);
+        } catch (const std::exception& e) {
+            problem = QString::fromStdString(e.what());
+        }
+        runInBackground(tr("the report"), folder,
+                        [data, figures = std::move(figures), folder, problem]() -> QString {
+                            try {
+                                if (!problem.isEmpty()) {
+                                    throw std::runtime_error(problem.toStdString());
+                                }
+                                report::writeReport(*data, figures, folder.toStdString());
+                                return {};
+                            } catch (const std::exception& e) {
+                                return tr("cannot write the report into '%1': %2")
+                                    .arg(folder, QString::fromStdString(e.what()));
+                            }
+                        });
+    });
+    watcher->setFuture(computed);
 }
 
 void ExportMenu::exportStepTrace(const QString& path) {

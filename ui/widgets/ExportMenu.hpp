@@ -1,6 +1,7 @@
 #pragma once
 
 #include "export/ChartExport.hpp"
+#include "export/ViewFigure.hpp"
 
 #include <QObject>
 #include <QString>
@@ -13,6 +14,14 @@ namespace podscope::ui {
 
 class Explorer;
 class MainWindow;
+
+// The 3-D view as a figure of `size` pixels: the scene rendered afresh off-screen at the size the
+// overlays leave for it, on the chosen background, then the caption (configuration, phase,
+// time), chip legend and link colour bar the options ask for. Null when the view cannot render
+// (no OpenGL context yet, or a size beyond the driver's).
+QImage renderViewFigure(MainWindow& window, QSize size, const ViewFigureOptions& options);
+// What the caption and legends say now.
+ViewFigureContent viewFigureContent(const MainWindow& window);
 
 // File > Export: charts (PNG, SVG, PDF at a chosen size and DPI), the 3-D view (PNG at a
 // chosen size), results (JSON, CSV, a report folder) and Chrome traces of the training step
@@ -57,6 +66,7 @@ private:
     Explorer& explorer_;
     MainWindow& window_;
     QMenu* menu_;
+    ViewFigureOptions viewFigure_; // the overlays last chosen for the 3-D view's export
 };
 
 } // namespace podscope::ui

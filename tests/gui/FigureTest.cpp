@@ -1,0 +1,523 @@
+// Publication figures (issue 15) on the offscreen platform: every chart, at the export sizes,
+// keeps all its text whole and apart, ticks round and legends free of empty parts; a few charts
+// drawn from fixed data match stored baseline images within a tolerance (as F3D checks its
+// renders). Regenerate the baselines with tests/gui/update-figure-baselines.sh after a change
+// meant to alter the figures, and look at them before committing.
+#include "charts/BatchChart.hpp"
+#include "charts/BreakdownChart.hpp"
+#include "charts/FigureAxis.hpp"
+#include "charts/FigureFrame.hpp"
+#include "charts/FigureLegend.hpp"
+#include "charts/LinkUseChart.hpp"
+#include "charts/StackedBarLabels.hpp"
+#include "charts/ThroughputChart.hpp"
+#include "export/ChartExport.hpp"
+#include "export/ReportFigures.hpp"
+#include "export/ViewFigure.hpp"
+#include "report/Report.hpp"
+#include "training/Presets.hpp"
+#include "view/ScenarioRun.hpp"
+#include "view/TrainingAnalysis.hpp"
+
+#include <QAbstractAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QDir>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
+#include <QImage>
+#include <QStackedBarSeries>
+#include <QTest>
+#include <QTextDocument>
+#include <QXmlStreamReader>
+#include <cmath>
+#include <functional>
+#include <memory>
+
+using namespace podscope;
+using namespace podscope::ui;
+
+namespace {
+
+// The sizes the issue names, at the print DPI and at twice it, and a small on-screen size.
+struct ExportSize {
+    QSize pixels;
+    int dpi;
+};
+// The charts dock of the window at 1280x720 (about 1260x180) and 1024x768 is about as small as
+// they get.
+const ExportSize kSizes[] = {{{1600, 1000}, 200}, {{3200, 2000}, 200}, {{3200, 2000}, 400},
+                             {{800, 500}, 96},    {{1260, 175}, 96},   {{1000, 220}, 96}};
+
+// Fixed data, not the model's: the baselines then guard the drawing, not the numbers.
+ScalingFigure fixedWeakScaling() {
+    ScalingFigure f;
+    f.kind = ScalingFigure::Kind::Weak;
+    f.workload = "resnet50";
+    f.batchPerChip = 16;
+    const double chips[] = {16, 32, 64, 128, 256, 512, 1024, 2048, 4096};
+    const double efficiency[] = {1, 0.995, 0.992, 0.991, 0.99, 0.989, 1.08, 1.065, 1.045};
+    for (int i = 0; i < 9; ++i) {
+        f.model.push_back({chips[i], 1113.6 * chips[i] * efficiency[i]});
+        f.gradientSyncS.push_back(i < 6 ? 2.6e-3 : 1.4e-3);
+    }
+    f.measured = {{16, 32066}, {4096, 4.6e6}};
+    return f;
+}
+
+BatchFigure fixedBatch() {
+    BatchFigure f;
+    f.workload = "resnet50";
+    f.chips = 4096;
+    double batch = 8192;
+    const double times[] = {56, 40.5, 31.8, 27.8, 27.1, 28.4, 31.8, 36.8, 43.8, 52.6, 64.1, 79.3};
+    for (int i = 0; i < 12; ++i, batch *= 2) {
+        f.points.push_back({batch, times[i], 45 * std::pow(1.23, i)});
+    }
+    f.fastest = 4;
+    f.currentBatch = 65536;
+    f.measured = {{65536, 28.8}};
+    return f;
+}
+
+StepBreakdown fixedBreakdown(double scale) {
+    StepBreakdown b;
+    b.compute = 11.6e-3 * scale;
+    b.gradientSyncExposed = 1.84e-3;
+    b.modelParallelComm = 0; // left out of the legend
+    b.optimizer = 0.284e-3;
+    b.inputStall = 0.05e-3;
+    b.evalAmortized = 0.425e-3;
+    b.overhead = 0.1e-3;
+    return b;
+}
+
+// Whether `text` was shortened by Qt ("1.048...") or by anyone.
+bool truncated(const QString& text) {
+    return text.contains("...") || text.contains(QChar(0x2026));
+}
+
+struct TextOnScreen {
+    QString text;
+    QRectF rect; // in scene coordinates, without the text document's margin
+};
+
+// Every visible piece of text in the chart's scene.
+std::vector<TextOnScreen> textsOf(QChartView& view) {
+    std::vector<TextOnScreen> texts;
+    for (QGraphicsItem* item : view.scene()->items()) {
+        if (!item->isVisible()) {
+            continue;
+        }
+        if (auto* text = dynamic_cast<QGraphicsTextItem*>(item)) {
+            const QString plain = text->toPlainText().trimmed();
+            if (plain.isEmpty()) {
+                continue;
+            }
+            const qreal margin = text->document()->documentMargin();
+            texts.push_back({plain, text->mapRectToScene(text->boundingRect().adjusted(
+                                        margin, margin, -margin, -margin))});
+        } else if (auto* simple = dynamic_cast<QGraphicsSimpleTextItem*>(item)) {
+            texts.push_back({simple->text(), simple->sceneBoundingRect()});
+        }
+    }
+    return texts;
+}
+
+bool roundTick(double value, bool log) {
+    if (value == 0) {
+        return true;
+    }
+    const double exponent = std::floor(std::log10(std::abs(value)) + 1e-9);
+    const double mantissa = std::abs(value) / std::pow(10.0, exponent);
+    if (log) {
+        const double power = std::round(std::log2(std::abs(value)));
+        if (std::abs(std::exp2(power) - std::abs(value)) < 1e-9 * std::abs(value)) {
+            return true; // a power of two
+        }
+    }
+    // 1-2-5 multiples: the mantissa has at most one significant digit after 1 or 2.5 steps.
+    return std::abs(mantissa * 10 - std::round(mantissa * 10)) < 1e-6;
+}
+
+// Each check names the chart and size in its message.
+void expectReadable(QChartView& view, const FigureFrame& frame, const QString& what) {
+    const QRectF sceneRect = view.scene()->sceneRect();
+    const auto texts = textsOf(view);
+    QVERIFY2(!texts.empty(), qPrintable(what));
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        QVERIFY2(!truncated(texts[i].text),
+                 qPrintable(what + ": '" + texts[i].text + "' is cut short"));
+        QVERIFY2(sceneRect.adjusted(-1, -1, 1, 1).contains(texts[i].rect),
+                 qPrintable(what + ": '" + texts[i].text + "' runs off the figure"));
+        for (std::size_t j = i + 1; j < texts.size(); ++j) {
+            const QRectF overlap = texts[i].rect.intersected(texts[j].rect);
+            QVERIFY2(
+                overlap.width() < 1.5 || overlap.height() < 1.5,
+                qPrintable(what + ": '" + texts[i].text + "' and '" + texts[j].text + "' overlap"));
+        }
+    }
+    for (QAbstractAxis* axis : view.chart()->axes()) {
+        QVERIFY2(!axis->labelsTruncated(), qPrintable(what + ": an axis cut its labels"));
+        // Value axes say what they measure and in which unit; bars named "baseline" and
+        // "current" need no title.
+        QVERIFY2(!axis->titleText().isEmpty() || axis->type() == QAbstractAxis::AxisTypeBarCategory,
+                 qPrintable(what + ": an axis has no title"));
+    }
+    const FigureLegend* legend = frame.legend();
+    if (legend->isVisible()) {
+        QVERIFY2(sceneRect.adjusted(-1, -1, 1, 1).contains(legend->sceneBoundingRect()),
+                 qPrintable(what + ": the legend runs off the figure"));
+        for (const auto& t : texts) {
+            QVERIFY2(!legend->sceneBoundingRect().intersects(t.rect) ||
+                         legend->sceneBoundingRect().intersected(t.rect).height() < 1.5,
+                     qPrintable(what + ": the legend covers '" + t.text + "'"));
+        }
+    }
+}
+
+void expectRoundTicks(const FigureAxis& axis, const QString& what) {
+    QVERIFY2(axis.ticks().ticks.size() >= 2, qPrintable(what + ": fewer than two ticks"));
+    for (const Tick& tick : axis.ticks().ticks) {
+        QVERIFY2(roundTick(tick.value, axis.isLog()),
+                 qPrintable(what + QString(": tick %1 is not round").arg(tick.value)));
+        QVERIFY2(!QString::fromStdString(tick.label).contains('e'),
+                 qPrintable(what + ": tick label in exponent form"));
+    }
+}
+
+// Lays the chart out as the export does (renders a PNG of that size) and returns the image.
+QImage render(QChartView& view, QSize pixels, int dpi) {
+    QString problem;
+    const QByteArray bytes = renderChart(view, ExportFormat::Png, pixels, dpi, &problem);
+    return problem.isEmpty() ? QImage::fromData(bytes, "PNG") : QImage();
+}
+
+QString baselinePath(const QString& name) {
+    return QString(PODSCOPE_SOURCE_DIR) + "/tests/gui/baselines/" + name + ".png";
+}
+
+// Share of pixels whose largest channel difference exceeds `threshold`, and the mean absolute
+// difference over all channels; a difference image for inspection.
+struct Difference {
+    double differingShare = 1;
+    double meanAbsolute = 255;
+    QImage image;
+};
+
+Difference compare(const QImage& actualImage, const QImage& expectedImage, int threshold) {
+    Difference d;
+    if (actualImage.size() != expectedImage.size()) {
+        return d;
+    }
+    const QImage actual = actualImage.convertToFormat(QImage::Format_RGB32);
+    const QImage expected = expectedImage.convertToFormat(QImage::Format_RGB32);
+    d.image = QImage(actual.size(), QImage::Format_RGB32);
+    qint64 differing = 0;
+    double total = 0;
+    for (int y = 0; y < actual.height(); ++y) {
+        const auto* a = reinterpret_cast<const QRgb*>(actual.constScanLine(y));
+        const auto* e = reinterpret_cast<const QRgb*>(expected.constScanLine(y));
+        auto* out = reinterpret_cast<QRgb*>(d.image.scanLine(y));
+        for (int x = 0; x < actual.width(); ++x) {
+            const int dr = std::abs(qRed(a[x]) - qRed(e[x]));
+            const int dg = std::abs(qGreen(a[x]) - qGreen(e[x]));
+            const int db = std::abs(qBlue(a[x]) - qBlue(e[x]));
+            total += dr + dg + db;
+            const int largest = std::max({dr, dg, db});
+            differing += largest > threshold;
+            out[x] = largest > threshold ? qRgb(255, 0, 0)
+                                         : qRgb(255 - largest, 255 - largest, 255 - largest);
+        }
+    }
+    const double pixels = double(actual.width()) * actual.height();
+    d.differingShare = differing / pixels;
+    d.meanAbsolute = total / (pixels * 3);
+    return d;
+}
+
+} // namespace
+
+class FigureTest : public QObject {
+    Q_OBJECT
+
+private:
+    TrainingAnalysis analysis_;
+    std::shared_ptr<const ScenarioRun> run_;
+
+    // Every chart the app, its exports and the report draw, made fresh.
+    std::vector<std::pair<QString, std::function<std::unique_ptr<QChartView>()>>> charts() {
+        return {
+            {"strong scaling (app)",
+             [this] {
+                 auto c = std::make_unique<ThroughputChart>();
+                 c->setAnalysis(analysis_);
+                 return std::unique_ptr<QChartView>(std::move(c));
+             }},
+            {"weak scaling (report)",
+             [] {
+                 auto c = std::make_unique<ThroughputChart>();
+                 c->setFigure(fixedWeakScaling());
+                 return std::unique_ptr<QChartView>(std::move(c));
+             }},
+            {"breakdown with a baseline",
+             [this] {
+                 auto c = std::make_unique<BreakdownChart>();
+                 c->setAnalysis(analysis_);
+                 c->setBaseline(fixedBreakdown(1.3));
+                 return std::unique_ptr<QChartView>(std::move(c));
+             }},
+            {"batch (app)",
+             [this] {
+                 auto c = std::make_unique<BatchChart>();
+                 c->setAnalysis(analysis_);
+                 return std::unique_ptr<QChartView>(std::move(c));
+             }},
+            {"batch (fixed)",
+             [] {
+                 auto c = std::make_unique<BatchChart>();
+                 c->setFigure(fixedBatch());
+                 return std::unique_ptr<QChartView>(std::move(c));
+             }},
+            {"links",
+             [this] {
+                 auto c = std::make_unique<LinkUseChart>();
+                 c->setRun(*run_);
+                 return std::unique_ptr<QChartView>(std::move(c));
+             }},
+        };
+    }
+
+    static const FigureFrame& frameOf(QChartView& view) {
+        if (auto* c = dynamic_cast<ThroughputChart*>(&view)) {
+            return c->frame();
+        }
+        if (auto* c = dynamic_cast<BreakdownChart*>(&view)) {
+            return c->frame();
+        }
+        if (auto* c = dynamic_cast<BatchChart*>(&view)) {
+            return c->frame();
+        }
+        return dynamic_cast<LinkUseChart&>(view).frame();
+    }
+
+private slots:
+    void initTestCase() {
+        // The multipod: the largest numbers, the longest labels.
+        analysis_ = analyzeTraining(loadPreset("mlperf07-bert-jax-4096").scenario);
+        run_ = runScenario(gradientSyncView(analysis_.scenario, analysis_.result));
+    }
+
+    void everyChartKeepsItsTextWholeAndApartAtEveryExportSize() {
+        for (auto& [name, make] : charts()) {
+            for (const ExportSize& size : kSizes) {
+                const QString what = QString("%1 at %2x%3, %4 DPI")
+                                         .arg(name)
+                                         .arg(size.pixels.width())
+                                         .arg(size.pixels.height())
+                                         .arg(size.dpi);
+                auto view = make();
+                QVERIFY2(!render(*view, size.pixels, size.dpi).isNull(), qPrintable(what));
+                expectReadable(*view, frameOf(*view), what);
+            }
+        }
+    }
+
+    void svgExportsAreWellFormedXml() {
+        for (auto& [name, make] : charts()) {
+            auto view = make();
+            QString problem;
+            const QByteArray svg =
+                renderChart(*view, ExportFormat::Svg, {1600, 1000}, 200, &problem);
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+            QXmlStreamReader xml(svg);
+            int texts = 0;
+            while (!xml.atEnd()) {
+                xml.readNext();
+                texts += xml.isStartElement() && xml.name() == QLatin1String("text");
+            }
+            QVERIFY2(!xml.hasError(), qPrintable(name + ": " + xml.errorString()));
+            QVERIFY2(texts > 10, qPrintable(name)); // text stays text: selectable, searchable
+        }
+    }
+
+    void ticksAreRoundAndLabelsReadable() {
+        ThroughputChart scaling;
+        scaling.setAnalysis(analysis_);
+        render(scaling, {1600, 1000}, 200);
+        expectRoundTicks(scaling.chipsAxis(), "chips");
+        expectRoundTicks(scaling.throughputAxis(), "throughput");
+        QVERIFY(scaling.chipsAxis().isLog() && scaling.throughputAxis().isLog());
+        BatchChart batch;
+        batch.setFigure(fixedBatch());
+        render(batch, {1600, 1000}, 200);
+        expectRoundTicks(batch.batchAxis(), "batch");
+        expectRoundTicks(batch.timeAxis(), "time");
+        QVERIFY(batch.batchAxis().isLog());
+        QVERIFY(!batch.timeAxis().isLog()); // 27 to 79 s: no decade, a linear axis from zero
+        QCOMPARE(batch.timeAxis().ticks().ticks.front().value, 0.0);
+        for (const Tick& tick : batch.batchAxis().ticks().ticks) {
+            // 8k, 16k ... 1M: powers of two with k = 1024.
+            QVERIFY2(
+                QString::fromStdString(tick.label).contains(QRegularExpression("^[0-9]+[kM]?$")),
+                tick.label.c_str());
+        }
+    }
+
+    void zeroPartsStayOutOfTheLegendAndSmallPartsGetValues() {
+        BreakdownChart chart;
+        chart.setCurrent(fixedBreakdown(1));
+        chart.setBaseline(fixedBreakdown(1.3));
+        render(chart, {1600, 1000}, 200);
+        QStringList names;
+        for (const LegendEntry& entry : chart.frame().legend()->entries()) {
+            names << entry.label;
+        }
+        QCOMPARE(names, QStringList({"compute", "gradient sync (exposed)", "optimizer",
+                                     "input stall", "eval (amortized)", "overhead"}));
+        QCOMPARE(chart.series()->count(), static_cast<int>(std::size(kBreakdownParts))); // every part keeps its set and colour
+        // Two bars of six parts: the large ones inside, the small ones beside with a leader.
+        QCOMPARE(chart.labels().insideCount() + chart.labels().besideCount(), 12);
+        QVERIFY(chart.labels().besideCount() >= 6);
+        // Baseline left, current right, on one axis.
+        QCOMPARE(chart.series()->barSets().front()->at(0), 11.6 * 1.3);
+        QCOMPARE(chart.series()->barSets().front()->at(1), 11.6);
+    }
+
+    void chartsMatchTheirBaselineImages_data() {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("weak-scaling") << "weak-scaling";
+        QTest::newRow("batch") << "batch";
+        QTest::newRow("breakdown") << "breakdown";
+    }
+
+    void chartsMatchTheirBaselineImages() {
+        QFETCH(QString, name);
+        std::unique_ptr<QChartView> view;
+        if (name == "weak-scaling") {
+            auto c = std::make_unique<ThroughputChart>();
+            c->setFigure(fixedWeakScaling());
+            view = std::move(c);
+        } else if (name == "batch") {
+            auto c = std::make_unique<BatchChart>();
+            c->setFigure(fixedBatch());
+            view = std::move(c);
+        } else {
+            auto c = std::make_unique<BreakdownChart>();
+            c->setSubtitle("resnet50 on 4,096 chips, global batch 65,536");
+            c->setCurrent(fixedBreakdown(1));
+            c->setBaseline(fixedBreakdown(1.3));
+            view = std::move(c);
+        }
+        const QImage actual = render(*view, {800, 500}, 96);
+        QVERIFY(!actual.isNull());
+        const QString baseline = baselinePath(name);
+        if (qEnvironmentVariableIsSet("PODSCOPE_UPDATE_BASELINES")) {
+            QVERIFY(QDir().mkpath(QFileInfo(baseline).absolutePath()));
+            QVERIFY(actual.save(baseline, "PNG"));
+            QSKIP(qPrintable("wrote " + baseline));
+        }
+        const QImage expected(baseline);
+        QVERIFY2(!expected.isNull(),
+                 qPrintable("no baseline " + baseline + " (tests/gui/update-figure-baselines.sh)"));
+        // Antialiasing and font rasterising may differ a little between machines: up to 0.5 %
+        // of the pixels may differ by more than 64 levels, and the mean by at most 2 levels.
+        const Difference d = compare(actual, expected, 64);
+        if (d.differingShare > 0.005 || d.meanAbsolute > 2) {
+            const QString dir = QDir::temp().filePath("podscope-figure-diffs");
+            QDir().mkpath(dir);
+            actual.save(dir + "/" + name + "-actual.png");
+            if (!d.image.isNull()) {
+                d.image.save(dir + "/" + name + "-difference.png");
+            }
+            QFAIL(qPrintable(QString("%1 differs from %2: %3 % of the pixels, mean %4 levels; "
+                                     "see %5")
+                                 .arg(name, baseline)
+                                 .arg(100 * d.differingShare, 0, 'f', 2)
+                                 .arg(d.meanAbsolute, 0, 'f', 2)
+                                 .arg(dir)));
+        }
+    }
+
+    // The 3-D view's figure (issue 15, item 3) around a plain grey scene: every other colour
+    // comes from the overlays.
+    void aViewFigureFramesTheSceneWithCaptionLegendAndColourBar() {
+        ViewFigureContent content;
+        content.configuration = "resnet50 (tf) · 1,024 chips (tpu-v3-pod) · global batch 65,536";
+        content.phase = "reduce-scatter along X, chunk 3 of 4";
+        content.time = "t = 500 µs of 1,284 µs";
+        content.chips = {"Chip state",
+                         false,
+                         0,
+                         1,
+                         "",
+                         {{"communicating", {255, 140, 60}}, {"idle", {150, 156, 166}}},
+                         ColorMap::Utilization,
+                         ""};
+        content.links = {"Link utilisation", true, 0, 100, "%", {}, ColorMap::Utilization, ""};
+        const QSize size(1600, 1000);
+        ViewFigureOptions none;
+        QCOMPARE(viewFigureSceneRect(size, content, none), QRect(QPoint(0, 0), size));
+        ViewFigureOptions all{true, true, true, true};
+        const QRect scene = viewFigureSceneRect(size, content, all);
+        QVERIFY(scene.top() > 40 && scene.top() < 200);        // below a caption of two lines
+        QVERIFY(scene.right() < 1450 && scene.right() > 1100); // left of the legend column
+        QImage grey(scene.size(), QImage::Format_RGB32);
+        grey.fill(QColor(128, 128, 128));
+        const QImage figure =
+            composeViewFigure(grey, size, content, all).convertToFormat(QImage::Format_RGB32);
+        QCOMPARE(figure.size(), size);
+        QCOMPARE(figure.pixel(scene.center()), qRgb(128, 128, 128));
+        QCOMPARE(figure.pixel(2, 2), qRgb(255, 255, 255));
+        int captionInk = 0, viridisTop = 0, viridisBottom = 0, swatch = 0;
+        for (int y = 0; y < size.height(); ++y) {
+            for (int x = 0; x < size.width(); ++x) {
+                const QColor c = figure.pixelColor(x, y);
+                const bool inScene = scene.contains(x, y);
+                captionInk += y < scene.top() && qGray(c.rgb()) < 100;
+                viridisTop += !inScene && c.red() > 230 && c.green() > 210 && c.blue() < 80;
+                viridisBottom +=
+                    !inScene && c.red() > 55 && c.red() < 85 && c.green() < 20 && c.blue() > 70;
+                swatch += !inScene && c == QColor(255, 140, 60);
+            }
+        }
+        QVERIFY(captionInk > 500);
+        QVERIFY(viridisTop > 50 && viridisBottom > 50); // the colour bar, yellow to purple
+        QVERIFY(swatch > 50);                           // the legend's swatch
+        // On the dark background, text is light.
+        all.lightBackground = false;
+        const QImage dark = composeViewFigure(grey, size, content, all);
+        QCOMPARE(qGray(dark.pixel(2, 2)) < 60, true);
+        // A larger image gets larger text: the caption band grows with it.
+        QVERIFY(viewFigureSceneRect({3200, 2000}, content, all).top() > scene.top() * 1.8);
+    }
+
+    void theReportDrawsTheAppsFigures() {
+        const Preset preset = loadPreset("mlperf07-resnet50-tf2-16");
+        const auto data = report::computeReport(preset.scenario, preset);
+        const auto figures = drawReportFigures(data);
+        QStringList names;
+        for (const auto& f : figures) {
+            names << QString::fromStdString(f.name);
+            const QImage image = QImage::fromData(
+                QByteArray(f.png.data(), static_cast<qsizetype>(f.png.size())), "PNG");
+            QCOMPARE(image.size(), QSize(1600, 1000));
+            QVERIFY(QByteArray::fromStdString(f.svg).contains("<svg"));
+            QVERIFY(!f.caption.empty());
+        }
+        QCOMPARE(names, QStringList({"strong-scaling", "weak-scaling", "breakdown", "batch"}));
+        // The report's strong-scaling figure is the app's chart for the same configuration.
+        ThroughputChart app;
+        app.setAnalysis(analyzeTraining(preset.scenario));
+        const QImage fromApp = render(app, {1600, 1000}, 200);
+        const QImage fromReport = QImage::fromData(
+            QByteArray(figures[0].png.data(), static_cast<qsizetype>(figures[0].png.size())),
+            "PNG");
+        const Difference d = compare(fromApp, fromReport, 0);
+        QCOMPARE(d.differingShare, 0.0);
+    }
+};
+
+QTEST_MAIN(FigureTest)
+#include "FigureTest.moc"

@@ -1,0 +1,61 @@
+#pragma once
+
+#include "figure/AxisTicks.hpp"
+
+#include <QObject>
+#include <QString>
+
+class QCategoryAxis;
+
+namespace podscope::ui {
+
+// An axis of a figure: round tick values (1-2-5, or powers of two), readable labels (64k, 1M),
+// as many ticks as fit the axis' length without colliding, and a true log scale where the data
+// spans decades. Qt's own log axis labels only powers of its base through a printf format
+// (1e+06, 1.04858e+06), so a log axis here is a QCategoryAxis over log10 of the values: series
+// store toAxis(value), tooltips show fromAxis(position). Every chart uses it.
+class FigureAxis : public QObject {
+    Q_OBJECT
+public:
+    enum class Scale {
+        Linear, // from zero unless the data is negative
+        Log2,   // powers of two: chips, global batches
+        Log10,  // 1-2-5 in each decade
+        Auto,   // Log10 when the data spans a decade, else Linear
+    };
+    FigureAxis(Qt::Orientation orientation, Scale scale, NumberStyle numbers,
+               QObject* parent = nullptr);
+
+    // The axis to add to the chart (owned by the chart once added).
+    QCategoryAxis* axis() const { return axis_; }
+    // The title, with the unit: "time to train (s)". Broken onto more lines (at spaces) when
+    // longer than the axis, rather than cut.
+    void setTitle(const QString& title);
+
+    // The data's extent. Decides an Auto scale: set it before filling the series.
+    void setData(double low, double high);
+    bool isLog() const { return effective_ != Scale::Linear; }
+    double toAxis(double value) const;
+    double fromAxis(double position) const;
+
+    // Picks and applies the densest round ticks whose labels fit `lengthPx` (the plot's width or
+    // height); does nothing when they are the ticks shown. Returns whether the axis changed.
+    bool fit(double lengthPx);
+    const AxisTicks& ticks() const { return ticks_; }
+
+private:
+    std::vector<AxisTicks> choices() const;
+    void fitTitle(double lengthPx);
+
+    QCategoryAxis* axis_;
+    Qt::Orientation orientation_;
+    Scale scale_;
+    Scale effective_;
+    NumberStyle numbers_;
+    QString title_;
+    double low_ = 0;
+    double high_ = 1;
+    AxisTicks ticks_;
+};
+
+} // namespace podscope::ui

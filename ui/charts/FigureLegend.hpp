@@ -1,0 +1,56 @@
+#pragma once
+
+#include <QBrush>
+#include <QFont>
+#include <QGraphicsObject>
+#include <QPen>
+#include <QScatterSeries>
+#include <QString>
+#include <vector>
+
+class QChart;
+
+namespace podscope::ui {
+
+// One entry of a figure's legend: a sample of the series' line, marker or fill, and its name.
+struct LegendEntry {
+    enum class Symbol { Line, LineAndMarker, Marker, Box };
+    QString label;
+    Symbol symbol = Symbol::Line;
+    QPen pen;
+    QBrush brush;
+    QScatterSeries::MarkerShape shape = QScatterSeries::MarkerShapeCircle;
+    qreal markerSize = 8;
+};
+
+// A legend that wraps its entries into as many centred rows as the width needs and never
+// shortens a name: Qt's own legend puts every entry on one row and cuts long names
+// ("gradient sync (ex..."). FigureFrame places it under the plot.
+class FigureLegend : public QGraphicsObject {
+    Q_OBJECT
+public:
+    explicit FigureLegend(QGraphicsItem* parent = nullptr);
+
+    // The chart's named series that have points, in the chart's order; of a bar series, the sets
+    // with a value other than zero.
+    static std::vector<LegendEntry> entriesOf(const QChart& chart);
+
+    void setEntries(std::vector<LegendEntry> entries);
+    const std::vector<LegendEntry>& entries() const { return entries_; }
+    // Lays the entries out in rows no wider than `width`; returns the height they take.
+    qreal layOut(qreal width);
+
+    QRectF boundingRect() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+private:
+    qreal entryWidth(const LegendEntry& entry) const;
+    void paintSymbol(QPainter& painter, const LegendEntry& entry, QRectF box) const;
+
+    std::vector<LegendEntry> entries_;
+    std::vector<QPointF> positions_; // of each entry's top left
+    QFont font_;
+    QSizeF size_;
+};
+
+} // namespace podscope::ui

@@ -1,0 +1,42 @@
+#pragma once
+
+#include "color/ColorScale.hpp"
+
+#include <QColor>
+#include <QFont>
+#include <QPen>
+#include <QString>
+#include <functional>
+
+class QAbstractAxis;
+class QChart;
+class QChartView;
+class QXYSeries;
+
+namespace podscope::ui {
+
+class FigureAxis;
+
+// The look shared by every figure, on screen and in every export: one font family at fixed
+// sizes (so that a chart looks the same in the app, under the offscreen platform and in the
+// report), white background, light grid, the palette of figure/Palette.hpp.
+enum class FigureFont { Title, Subtitle, AxisTitle, TickLabel, Legend, ValueLabel };
+QFont figureFont(FigureFont role);
+QColor toColor(Rgb rgb);
+// A series' pen: solid or dashed, in points at the figure's scale.
+QPen figurePen(Rgb rgb, qreal width, Qt::PenStyle style = Qt::SolidLine);
+
+// Background, margins, no animation, no Qt legend (FigureFrame draws one that never truncates).
+void styleChart(QChart* chart);
+// A chart's view: antialiased.
+void styleChartView(QChartView* view);
+
+// Fonts, colours and grid of an axis.
+void styleAxis(QAbstractAxis* axis);
+
+// Shows the series' name and the point's values (through the axes' scales, with units) in a
+// tooltip while the pointer is over a point.
+void showValuesOnHover(QXYSeries* series, QChartView* view, const FigureAxis& x,
+                       const QString& xUnit, const FigureAxis& y, const QString& yUnit);
+
+} // namespace podscope::ui
