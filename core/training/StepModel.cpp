@@ -48,6 +48,8 @@ std::string bottleneckOf(const StepBreakdown& b) {
     return it->first;
 }
 
+} // namespace
+
 // One forward pass of the evaluation set, sharded over the replicas (padded to whole batches).
 double evaluationDeviceSeconds(const StepPlan& p, double evalExamples) {
     const double perReplica = std::ceil(evalExamples / static_cast<double>(p.parallelism.replicas));
@@ -57,8 +59,6 @@ double evaluationDeviceSeconds(const StepPlan& p, double evalExamples) {
     }
     return seconds;
 }
-
-} // namespace
 
 std::vector<CollectiveSpec> gradientCollectives(const Scenario& s) {
     const StepPlan p = buildStepPlanUnchecked(s);
