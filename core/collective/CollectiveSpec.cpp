@@ -36,11 +36,16 @@ std::string toString(const GroupLayout& groups) {
     if (groups.kind == GroupLayout::Kind::All) {
         return "all";
     }
-    std::string tile;
+    // Appended piece by piece: GCC 12 at -O3 reports a false -Wrestrict on
+    // `const char* + std::string` (GCC bug 105329).
+    std::string text = groups.kind == GroupLayout::Kind::WithinTile ? "within:" : "across:";
     for (std::size_t d = 0; d < groups.tile.size(); ++d) {
-        tile += (d ? "x" : "") + std::to_string(groups.tile[d]);
+        if (d > 0) {
+            text += 'x';
+        }
+        text += std::to_string(groups.tile[d]);
     }
-    return (groups.kind == GroupLayout::Kind::WithinTile ? "within:" : "across:") + tile;
+    return text;
 }
 
 CollectiveOp parseCollectiveOp(const std::string& text, const std::string& field) {
