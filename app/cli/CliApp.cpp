@@ -1,6 +1,7 @@
 #include "CliApp.hpp"
 
 #include "CollectiveCommand.hpp"
+#include "ParseErrorText.hpp"
 #include "PresetsCommand.hpp"
 #include "ReportCommand.hpp"
 #include "SimulateCommand.hpp"
@@ -32,12 +33,23 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
     ReportOptions reportOptions;
     auto* reportCmd = addReportCommand(app, reportOptions);
 
+    // The command is the first word that is not a flag (the program takes no other words).
+    for (int i = 1; i < argc; ++i) {
+        if (argv[i][0] == '-') {
+            continue;
+        }
+        if (const auto problem = unknownCommand(app, argv[i])) {
+            err << "podscope-cli: error: " << *problem << "\n";
+            return kExitBadInput;
+        }
+        break;
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success& e) { // --help, --help-all, --version
         return app.exit(e, out, err);
     } catch (const CLI::ParseError& e) {
-        err << "podscope-cli: error: " << e.what() << "\n";
+        err << "podscope-cli: error: " << describeParseError(app, e) << "\n";
         return kExitBadInput;
     }
 

@@ -69,7 +69,7 @@ Topology::Topology(TopologySpec spec)
     }
     if (!(spec_.linkLatencyS >= 0) || !std::isfinite(spec_.linkLatencyS) ||
         spec_.linkLatencyS > limits::kMaxLatencyUs * 1e-6) {
-        throw InputError("latency-us", "must be a finite latency between 0 and 1e6 us");
+        throw InputError("latency-us", "must be a finite latency between 0 and 1e6 µs");
     }
     if (spec_.coresPerChip < 1 || spec_.coresPerChip > 64) {
         throw InputError("cores_per_chip", "must be between 1 and 64");
