@@ -463,6 +463,7 @@ int run(int argc, char** argv, std::chrono::steady_clock::time_point started) {
         }
     }
 
+    quietPlatformMessages();
     ui::VtkView::useDefaultSurfaceFormat();
     QApplication app(argc, argv);
     QApplication::setApplicationName("PodScope");

@@ -16,6 +16,11 @@ enum class DisplayNeed { None, OpenGL };
 // when the X server cannot be reached (see unreachableDisplay).
 std::optional<std::string> chooseQtPlatform(DisplayNeed need);
 
+// Before QApplication: keeps Qt's platform chatter that says nothing to a user off stderr (the
+// offscreen platform's "does not support propagateSizeHints()", and the failed connection that
+// chooseQtPlatform's fallback to offscreen already handles). Other messages pass through.
+void quietPlatformMessages();
+
 // After QApplication: the message for a run that needs the 3-D view but fell back to offscreen
 // because the X server named by DISPLAY could not be reached; nothing otherwise.
 std::optional<std::string> unreachableDisplay(DisplayNeed need);

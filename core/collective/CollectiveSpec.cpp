@@ -135,12 +135,12 @@ double parseByteSize(const std::string& text, const std::string& field) {
         }
     }
     if (scale == 0) {
-        throw InputError(field, "unknown unit '" + suffix + "' in '" + text +
+        throw InputError(field, "'" + text + "' is not a size: unknown unit '" + suffix +
                                     "' (use B, KB, MB, GB, KiB, MiB, GiB)");
     }
     const double bytes = number * scale;
     if (!std::isfinite(bytes) || !(bytes > 0)) {
-        throw InputError(field, "must be a positive size, got '" + text + "'");
+        throw InputError(field, "'" + text + "' is not a positive size");
     }
     if (bytes > limits::kMaxPayloadBytes) {
         throw InputError(field, "'" + text + "' is larger than the 1 TiB limit per chip");
