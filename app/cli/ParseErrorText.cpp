@@ -18,7 +18,10 @@ std::vector<std::string> commandNames(const CLI::App& app) {
 std::string joined(const std::vector<std::string>& words) {
     std::string text;
     for (const auto& word : words) {
-        text += (text.empty() ? "" : ", ") + word;
+        if (!text.empty()) {
+            text += ", "; // not `(c ? "" : ", ") + word`: GCC 12 at -O3 misreads that (-Wrestrict)
+        }
+        text += word;
     }
     return text;
 }
