@@ -408,6 +408,7 @@ void benchmarkResponsiveness(ui::MainWindow& window, int changes) {
         return;
     }
     auto* probe = new ui::ResponsivenessProbe(window, changes);
+    probe->setParent(&window);
     QObject::connect(probe, &ui::ResponsivenessProbe::finished, &window, [probe] {
         const auto& r = probe->result();
         std::printf("{\"changes\": %d, \"max_stall_ms\": %.1f, \"p99_stall_ms\": %.1f, "
@@ -420,8 +421,14 @@ void benchmarkResponsiveness(ui::MainWindow& window, int changes) {
         }
         QApplication::exit(r.showsLastConfiguration ? 0 : 1);
     });
-    probe->setParent(&window);
-    probe->start();
+    // The first frame uploads the whole scene (a few hundred ms on llvmpipe, reported by
+    // --benchmark-frames as first_frame_ms): the changes start once it is on screen.
+    auto connection = std::make_shared<QMetaObject::Connection>();
+    *connection = QObject::connect(window.view(), &ui::VtkView::frameSwapped, probe, [connection, probe] {
+        QObject::disconnect(*connection);
+        probe->start();
+    });
+    window.view()->requestRender();
 }
 
 // The program's arguments as Qt reads them (the local 8-bit encoding).
