@@ -54,6 +54,19 @@ std::string milestoneText(const Schedule& schedule, std::size_t phase, bool last
     return {};
 }
 
+// "YX" and "XY" where the streams run two dimension orders (2d-dual).
+std::vector<std::string> orderNames(const Schedule& schedule) {
+    if (schedule.spec.algorithm != Algorithm::TwoDDual || schedule.dimOrder.size() < 2) {
+        return {};
+    }
+    static const std::string letters = "XYZW";
+    std::string order;
+    for (int d : schedule.dimOrder) {
+        order += letters[static_cast<std::size_t>(d)];
+    }
+    return {order, std::string(order.rbegin(), order.rend())};
+}
+
 } // namespace
 
 BlockTimeline blockTimeline(const Topology& topology, const CollectiveSpec& spec) {
@@ -66,6 +79,7 @@ BlockTimeline blockTimeline(const Topology& topology, const CollectiveSpec& spec
     }
     BlockTimeline timeline;
     timeline.streams = std::max<int>(1, static_cast<int>(schedule.streams.size()));
+    timeline.orders = orderNames(schedule);
     timeline.chunks = spec.chunks;
     timeline.shards = schedule.groupSize;
     const int blocksPerChip = timeline.streams * timeline.chunks * timeline.shards;

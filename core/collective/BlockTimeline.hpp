@@ -41,6 +41,9 @@ struct BlockFrame {
 struct BlockTimeline {
     std::vector<ChipId> chips; // topology id of each group member (row), the group of chip 0
     int streams = 1;
+    // The dimension orders that run at once, such as {"YX", "XY"} for 2d-dual, each over an
+    // equal run of consecutive streams; empty where there is one order.
+    std::vector<std::string> orders;
     int chunks = 1;
     int shards = 1;        // blocks per stream and chunk: the group size
     double blockBytes = 0; // bytes of payload one block stands for (on average where the

@@ -269,6 +269,7 @@ TEST(TwoDDual, BlockTimelineKeepsTheShorterHalfsBlocks) {
     const BlockTimeline timeline = blockTimeline(t, dual(1 << 20));
     EXPECT_TRUE(timeline.check.verified) << timeline.check.problem;
     EXPECT_EQ(timeline.streams, 4);
+    EXPECT_EQ(timeline.orders, (std::vector<std::string>{"YX", "XY"}));
     ASSERT_EQ(timeline.frames.size(), 1u + 4 * 7);
     EXPECT_NE(timeline.frames[1].label.find("reduce-scatter along Y and X"), std::string::npos);
     EXPECT_NE(timeline.frames[1].label.find("each half on its own dimension"), std::string::npos);
