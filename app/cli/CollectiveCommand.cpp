@@ -27,7 +27,8 @@ CLI::App* addCollectiveCommand(CLI::App& app, CollectiveOptions& o) {
         ->capture_default_str();
     cmd->add_option("--wrap", o.wrap, "Wrapped dimensions: x, y, xy, xyz, all or none (DIMS default: none)");
     cmd->add_option("--op", o.op, "all-reduce, reduce-scatter or all-gather")->capture_default_str();
-    cmd->add_option("--algorithm", o.algorithm, "ring, bidir-ring, 2d or flat-ring")->capture_default_str();
+    cmd->add_option("--algorithm", o.algorithm, "ring, bidir-ring, 2d, 2d-dual or flat-ring")
+        ->capture_default_str();
     cmd->add_option("--bytes", o.bytes, "Payload per chip: 67108864, 64MiB, 1.5GB ...")->capture_default_str();
     cmd->add_option("--element", o.element, "Element type: bf16 or fp32")->capture_default_str();
     cmd->add_option("--groups", o.groups, "all, within:TILE (e.g. within:2x2) or across:TILE")->capture_default_str();

@@ -85,7 +85,8 @@ Options parseOptions(const QStringList& arguments) {
     const QCommandLineOption layout("layout", "torus, grid or physical.", "LAYOUT");
     const QCommandLineOption colorBy("color-by",
                                      "state, replica, data-parallel-group, host or pod.", "MODE");
-    const QCommandLineOption algorithm("algorithm", "2d, ring, bidir-ring or flat-ring.", "NAME");
+    const QCommandLineOption algorithm("algorithm", "2d, 2d-dual, ring, bidir-ring or flat-ring.",
+                                       "NAME");
     const QCommandLineOption timeUs("time-us", "Replay time to show, in microseconds.", "T");
     const QCommandLineOption size("size", "Window size, e.g. 1600x900.", "WxH");
     const QCommandLineOption screenshot("screenshot", "Render the window to a PNG file and exit.", "FILE");

@@ -25,6 +25,8 @@ std::string toString(Algorithm algorithm) {
     case Algorithm::Ring: return "ring";
     case Algorithm::BidirRing: return "bidir-ring";
     case Algorithm::TwoD: return "2d";
+    case Algorithm::TwoDDual:
+        return "2d-dual";
     case Algorithm::FlatRing: return "flat-ring";
     }
     return "?";
@@ -59,13 +61,14 @@ CollectiveOp parseCollectiveOp(const std::string& text, const std::string& field
 }
 
 Algorithm parseAlgorithm(const std::string& text, const std::string& field) {
-    for (auto a : {Algorithm::Ring, Algorithm::BidirRing, Algorithm::TwoD, Algorithm::FlatRing}) {
+    for (auto a : {Algorithm::Ring, Algorithm::BidirRing, Algorithm::TwoD, Algorithm::TwoDDual,
+                   Algorithm::FlatRing}) {
         if (toString(a) == text) {
             return a;
         }
     }
     throw InputError(field, "unknown algorithm '" + text +
-                                "' (expected ring, bidir-ring, 2d or flat-ring)");
+                                "' (expected ring, bidir-ring, 2d, 2d-dual or flat-ring)");
 }
 
 ElementType parseElementType(const std::string& text, const std::string& field) {
