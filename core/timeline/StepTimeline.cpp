@@ -104,7 +104,8 @@ private:
     const std::vector<int>* groupsOf(const GroupLayout& layout) {
         std::string key = std::to_string(static_cast<int>(layout.kind));
         for (int t : layout.tile) {
-            key += "x" + std::to_string(t);
+            key += 'x'; // appended apart: GCC 12 at -O3 reports a false -Wrestrict for "x" + string
+            key += std::to_string(t);
         }
         auto it = groupCache_.find(key);
         if (it == groupCache_.end()) {
