@@ -23,11 +23,11 @@ namespace {
 struct Work {
     TimelineItem item;
     double seconds = 0;
-    bool compute = false;        // slowed by a slow chip
-    bool input = false;          // waits for the host's batch
+    bool compute = false;         // slowed by a slow chip
+    bool input = false;           // waits for the host's batch
     bool waitsForBuckets = false; // the end of the backward pass waits for the gradient buckets
     const std::vector<int>* groups = nullptr; // per chip; null: every chip on its own
-    int afterItem = -1;          // background items: start when this item has ended
+    int afterItem = -1;                       // background items: start when this item has ended
 };
 
 std::string pct(double fraction) {
@@ -52,7 +52,8 @@ public:
         analyticStepS_ = analytic.trainStepS;
         deviceStepS_ = analytic.trainStepS - analytic.input.stallS;
         hostBatchS_ = analytic.input.capacityExamplesPerSPerHost > 0
-                          ? static_cast<double>(scenario_.globalBatch) / plan_.topology.hostCount() /
+                          ? static_cast<double>(scenario_.globalBatch) /
+                                plan_.topology.hostCount() /
                                 analytic.input.capacityExamplesPerSPerHost
                           : 0.0;
         buildWork();
@@ -83,9 +84,11 @@ private:
             throw InputError("steps", "must be between 1 and 10000");
         }
         if (options_.slowChip && (*options_.slowChip < 0 || *options_.slowChip >= chips_)) {
-            throw InputError("slow-chip", "must name a chip from 0 to " + std::to_string(chips_ - 1));
+            throw InputError("slow-chip",
+                             "must name a chip from 0 to " + std::to_string(chips_ - 1));
         }
-        if (options_.slowHost && (*options_.slowHost < 0 || *options_.slowHost >= plan_.topology.hostCount())) {
+        if (options_.slowHost &&
+            (*options_.slowHost < 0 || *options_.slowHost >= plan_.topology.hostCount())) {
             throw InputError("slow-host", "must name a host from 0 to " +
                                               std::to_string(plan_.topology.hostCount() - 1));
         }
@@ -101,7 +104,8 @@ private:
     const std::vector<int>* groupsOf(const GroupLayout& layout) {
         std::string key = std::to_string(static_cast<int>(layout.kind));
         for (int t : layout.tile) {
-            key += "x" + std::to_string(t);
+            key += 'x'; // appended apart: GCC 12 at -O3 reports a false -Wrestrict for "x" + string
+            key += std::to_string(t);
         }
         auto it = groupCache_.find(key);
         if (it == groupCache_.end()) {
@@ -118,7 +122,8 @@ private:
         if (e.collective) {
             return groupsOf(e.collective->groups);
         }
-        const bool replica = e.kind == ExchangeKind::Halo || e.kind == ExchangeKind::TensorAllReduce;
+        const bool replica =
+            e.kind == ExchangeKind::Halo || e.kind == ExchangeKind::TensorAllReduce;
         if (replica && plan_.parallelism.chipsPerReplica > 1) {
             GroupLayout tile;
             tile.kind = GroupLayout::Kind::WithinTile;
@@ -148,7 +153,8 @@ private:
         w.item.group = toString(e.kind);
         w.item.layer = e.layer;
         w.item.exchange = index;
-        w.item.bytes = e.collective ? e.collective->bytesPerChip : std::max(e.onChipBytes, e.iciBytes);
+        w.item.bytes =
+            e.collective ? e.collective->bytesPerChip : std::max(e.onChipBytes, e.iciBytes);
         w.seconds = timer_.seconds(e);
         w.groups = exchangeGroups(e);
         work_.push_back(std::move(w));
@@ -164,7 +170,8 @@ private:
             const int index = static_cast<int>(i);
             if (e.kind == ExchangeKind::GradientReduce) {
                 (e.phase == StepPhase::Backward ? buckets : afterBackward).push_back(index);
-            } else if (e.kind == ExchangeKind::GradientGather || e.kind == ExchangeKind::LayerNormSum) {
+            } else if (e.kind == ExchangeKind::GradientGather ||
+                       e.kind == ExchangeKind::LayerNormSum) {
                 update.push_back(index);
             } else {
                 byLayer.emplace(std::pair{e.layer, e.phase}, index);
@@ -180,7 +187,8 @@ private:
             const int layer = static_cast<int>(i);
             auto exchanges = byLayer.equal_range({layer, StepPhase::Forward});
             for (auto it = exchanges.first; it != exchanges.second; ++it) {
-                const ExchangeKind kind = plan_.exchanges[static_cast<std::size_t>(it->second)].kind;
+                const ExchangeKind kind =
+                    plan_.exchanges[static_cast<std::size_t>(it->second)].kind;
                 if (kind == ExchangeKind::Halo) {
                     addExchange(it->second, layers[i].name + " halo");
                 }
@@ -194,7 +202,8 @@ private:
             w.compute = true;
             work_.push_back(std::move(w));
             for (auto it = exchanges.first; it != exchanges.second; ++it) {
-                const ExchangeKind kind = plan_.exchanges[static_cast<std::size_t>(it->second)].kind;
+                const ExchangeKind kind =
+                    plan_.exchanges[static_cast<std::size_t>(it->second)].kind;
                 if (kind != ExchangeKind::Halo) {
                     addExchange(it->second, layers[i].name + " " + toString(kind));
                 }
@@ -213,7 +222,8 @@ private:
             const int backwardItem = static_cast<int>(work_.size()) - 1;
             auto exchanges = byLayer.equal_range({layer, StepPhase::Backward});
             for (auto it = exchanges.first; it != exchanges.second; ++it) {
-                const ExchangeKind kind = plan_.exchanges[static_cast<std::size_t>(it->second)].kind;
+                const ExchangeKind kind =
+                    plan_.exchanges[static_cast<std::size_t>(it->second)].kind;
                 addExchange(it->second, layers[i].name + " " + toString(kind) + " (backward)");
             }
             for (std::size_t b = 0; b < buckets.size(); ++b) {
@@ -235,22 +245,27 @@ private:
             work_.push_back(std::move(wait));
         }
         for (int index : afterBackward) {
-            addExchange(index, "gradient " + std::string(scenario_.weightUpdateSharding ? "reduce-scatter" : "all-reduce"));
+            addExchange(index,
+                        "gradient " + std::string(scenario_.weightUpdateSharding ? "reduce-scatter"
+                                                                                 : "all-reduce"));
         }
         for (int index : update) {
-            if (plan_.exchanges[static_cast<std::size_t>(index)].kind == ExchangeKind::LayerNormSum) {
+            if (plan_.exchanges[static_cast<std::size_t>(index)].kind ==
+                ExchangeKind::LayerNormSum) {
                 addExchange(index, "layer norms of the shards");
             }
         }
         Work optimizer;
         optimizer.item.activity = ChipActivity::Optimizer;
-        optimizer.item.name = (scenario_.weightUpdateSharding ? "sharded " : "") + plan_.optimizer.name + " update";
+        optimizer.item.name =
+            (scenario_.weightUpdateSharding ? "sharded " : "") + plan_.optimizer.name + " update";
         optimizer.item.group = "optimizer";
         optimizer.seconds = kernelTime(plan_.optimizer.work, plan_.core).seconds;
         optimizer.compute = true;
         work_.push_back(std::move(optimizer));
         for (int index : update) {
-            if (plan_.exchanges[static_cast<std::size_t>(index)].kind == ExchangeKind::GradientGather) {
+            if (plan_.exchanges[static_cast<std::size_t>(index)].kind ==
+                ExchangeKind::GradientGather) {
                 addExchange(index, "weight all-gather");
             }
         }
@@ -336,8 +351,9 @@ private:
         hostDone_.assign(static_cast<std::size_t>(hosts), {});
         drained_.assign(static_cast<std::size_t>(hosts), false);
         for (int h = 0; h < hosts; ++h) {
-            const double nominal =
-                options_.slowHost && *options_.slowHost == h ? hostBatchS_ * options_.slowHostFactor : hostBatchS_;
+            const double nominal = options_.slowHost && *options_.slowHost == h
+                                       ? hostBatchS_ * options_.slowHostFactor
+                                       : hostBatchS_;
             drained_[static_cast<std::size_t>(h)] = nominal > deviceStepS_;
         }
         hostTaken_.assign(static_cast<std::size_t>(hosts), {});
@@ -374,7 +390,8 @@ private:
             double ready = 0;
             if (t >= prefetch || drained_[static_cast<std::size_t>(h)]) {
                 const double previous = done.empty() ? 0.0 : done.back();
-                const double slot = t >= prefetch ? taken[static_cast<std::size_t>(t - prefetch)] : 0.0;
+                const double slot =
+                    t >= prefetch ? taken[static_cast<std::size_t>(t - prefetch)] : 0.0;
                 ready = std::max(previous, slot) + hostBatchSeconds(h);
             } else {
                 hostBatchSeconds(h); // keep the random sequence independent of the prefetch depth
@@ -390,7 +407,8 @@ private:
             const Work& w = work_[i];
             if (w.input) {
                 for (std::size_t c = 0; c < n; ++c) {
-                    const double ready = std::max(ready_[c], batchReady[static_cast<std::size_t>(host_[c])]);
+                    const double ready =
+                        std::max(ready_[c], batchReady[static_cast<std::size_t>(host_[c])]);
                     spans[c] = {ready_[c], ready, ready};
                     ready_[c] = ready;
                 }
@@ -439,8 +457,8 @@ private:
 
     // An exchange among groups: it starts when the last member is ready (and, for a queue such
     // as the gradient buckets, when the group's previous one is done).
-    void runGroups(const Work& w, const std::vector<double>& ready, const std::vector<double>& queue,
-                   std::vector<ChipSpan>& spans, bool advance) {
+    void runGroups(const Work& w, const std::vector<double>& ready,
+                   const std::vector<double>& queue, std::vector<ChipSpan>& spans, bool advance) {
         const auto n = static_cast<std::size_t>(chips_);
         if (!w.groups) {
             for (std::size_t c = 0; c < n; ++c) {
@@ -487,9 +505,9 @@ private:
             for (const ChipSpan& s : spans) {
                 ++counts[{s.readyS, s.startS, s.endS}];
             }
-            const auto best = std::max_element(counts.begin(), counts.end(), [](const auto& a, const auto& b) {
-                return a.second < b.second;
-            });
+            const auto best =
+                std::max_element(counts.begin(), counts.end(),
+                                 [](const auto& a, const auto& b) { return a.second < b.second; });
             mode = {std::get<0>(best->first), std::get<1>(best->first), std::get<2>(best->first)};
         }
         item.common = shifted(mode);
@@ -512,7 +530,8 @@ private:
         std::vector<double> sorted = times;
         std::sort(sorted.begin(), sorted.end());
         auto quantile = [&](double q) {
-            const auto k = static_cast<std::size_t>(std::ceil(q * static_cast<double>(sorted.size()))) - 1;
+            const auto k =
+                static_cast<std::size_t>(std::ceil(q * static_cast<double>(sorted.size()))) - 1;
             return sorted[std::min(k, sorted.size() - 1)];
         };
         timeline.p50StepS = quantile(0.5);
@@ -530,18 +549,19 @@ private:
             }
             const ChipSpan& s = item.spanOf(reference);
             const double waited = s.startS - s.readyS;
-            const ChipActivity waiting = item.activity == ChipActivity::WaitingForInput
-                                             ? ChipActivity::WaitingForInput
-                                             : item.activity == ChipActivity::GradientSync
-                                                   ? ChipActivity::GradientSync
-                                                   : ChipActivity::WaitingAtBarrier;
+            const ChipActivity waiting =
+                item.activity == ChipActivity::WaitingForInput ? ChipActivity::WaitingForInput
+                : item.activity == ChipActivity::GradientSync  ? ChipActivity::GradientSync
+                                                               : ChipActivity::WaitingAtBarrier;
             timeline.secondsByActivity[static_cast<std::size_t>(waiting)] += waited;
-            timeline.secondsByActivity[static_cast<std::size_t>(item.activity)] += s.endS - s.startS;
+            timeline.secondsByActivity[static_cast<std::size_t>(item.activity)] +=
+                s.endS - s.startS;
         }
         // Where it differs from the analytic step, and why.
-        const double evaluation = options_.withEvaluation
-                                      ? timeline.secondsByActivity[static_cast<std::size_t>(ChipActivity::Evaluating)]
-                                      : 0.0;
+        const double evaluation =
+            options_.withEvaluation
+                ? timeline.secondsByActivity[static_cast<std::size_t>(ChipActivity::Evaluating)]
+                : 0.0;
         const double train = timeline.stepS - evaluation;
         const double diff = train / analyticStepS_ - 1;
         if (std::abs(diff) > 0.02) {
@@ -553,15 +573,18 @@ private:
                 causes.push_back(text.str());
             }
             if (options_.slowHost || options_.hostJitter > 0) {
-                causes.push_back("host batches arrive late (slow host or jitter) once the prefetched ones are used");
+                causes.push_back("host batches arrive late (slow host or jitter) once the "
+                                 "prefetched ones are used");
             }
             if (contended_) {
                 causes.push_back("gradient buckets contend for the links");
             }
             if (causes.empty()) {
-                causes.push_back("the event engine's collectives differ from the analytic engine's");
+                causes.push_back(
+                    "the event engine's collectives differ from the analytic engine's");
             }
-            std::string text = "the timeline's step is " + pct(diff) + " from the analytic model's: ";
+            std::string text =
+                "the timeline's step is " + pct(diff) + " from the analytic model's: ";
             for (std::size_t i = 0; i < causes.size(); ++i) {
                 text += (i ? "; " : "") + causes[i];
             }
@@ -580,7 +603,8 @@ private:
     std::vector<int> host_;
     std::vector<double> ready_;
     std::vector<std::vector<double>> hostDone_;
-    std::vector<bool> drained_; // per host: slower than the chips on average, so its buffer is empty
+    std::vector<bool>
+        drained_; // per host: slower than the chips on average, so its buffer is empty
     std::vector<std::vector<double>> hostTaken_;
     std::mt19937_64 random_;
     double analyticStepS_ = 0;
@@ -626,9 +650,10 @@ const ChipSpan& TimelineItem::spanOf(ChipId chip) const {
 
 int StepTimeline::itemAt(ChipId chip, double t) const {
     // A chip's own (foreground) items follow one another: the first that ends after t.
-    const auto it = std::upper_bound(foreground.begin(), foreground.end(), t, [&](double time, int i) {
-        return time < items[static_cast<std::size_t>(i)].spanOf(chip).endS;
-    });
+    const auto it =
+        std::upper_bound(foreground.begin(), foreground.end(), t, [&](double time, int i) {
+            return time < items[static_cast<std::size_t>(i)].spanOf(chip).endS;
+        });
     if (it == foreground.end()) {
         return -1;
     }
@@ -644,7 +669,8 @@ ChipActivity StepTimeline::activityAt(ChipId chip, double t) const {
     const TimelineItem& item = items[static_cast<std::size_t>(i)];
     const ChipSpan& s = item.spanOf(chip);
     if (t < s.startS) {
-        return item.activity == ChipActivity::WaitingForInput || item.activity == ChipActivity::GradientSync
+        return item.activity == ChipActivity::WaitingForInput ||
+                       item.activity == ChipActivity::GradientSync
                    ? item.activity
                    : ChipActivity::WaitingAtBarrier;
     }

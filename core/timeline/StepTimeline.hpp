@@ -14,14 +14,14 @@ namespace podscope {
 // What a chip is doing at a moment of the step (the 3-D view colours chips by it).
 enum class ChipActivity : std::uint8_t {
     Idle,
-    WaitingForInput,   // the host's batch is not in HBM yet
+    WaitingForInput, // the host's batch is not in HBM yet
     Forward,
     Backward,
-    ModelParallel,     // halo swaps, tensor all-reduces
-    BatchNormSync,     // cross-replica batch-norm sums
-    GradientSync,      // gradient reduce, weight gather, norms of sharded weights
-    Optimizer,         // the update (or the update of a shard)
-    WaitingAtBarrier,  // a collective waits for a slower member of its group
+    ModelParallel,    // halo swaps, tensor all-reduces
+    BatchNormSync,    // cross-replica batch-norm sums
+    GradientSync,     // gradient reduce, weight gather, norms of sharded weights
+    Optimizer,        // the update (or the update of a shard)
+    WaitingAtBarrier, // a collective waits for a slower member of its group
     Evaluating,
 };
 inline constexpr int kChipActivityCount = 10;
@@ -53,13 +53,13 @@ struct ChipSpan {
 // One piece of the step, as every chip runs it, in the plan's order.
 struct TimelineItem {
     ChipActivity activity = ChipActivity::Idle;
-    std::string name;      // "group1.block2.conv2 forward", "gradient reduce, bucket 3 of 9"
-    std::string group;     // the layer group ("group3", "layer07") or the exchange kind
-    int layer = -1;        // index into the plan's layers
-    int exchange = -1;     // index into the plan's exchanges
-    double bytes = 0;      // per chip, for exchanges
+    std::string name;        // "group1.block2.conv2 forward", "gradient reduce, bucket 3 of 9"
+    std::string group;       // the layer group ("group3", "layer07") or the exchange kind
+    int layer = -1;          // index into the plan's layers
+    int exchange = -1;       // index into the plan's exchanges
+    double bytes = 0;        // per chip, for exchanges
     bool background = false; // runs beside the chip's compute (gradient buckets)
-    ChipSpan common;       // the span most chips have
+    ChipSpan common;         // the span most chips have
     std::vector<std::pair<ChipId, ChipSpan>> exceptions; // chips whose span differs, by chip
 
     const ChipSpan& spanOf(ChipId chip) const;
@@ -68,10 +68,10 @@ struct TimelineItem {
 struct StepTimeline {
     std::int64_t chips = 0;
     std::vector<TimelineItem> items;
-    double stepS = 0;                // the detailed step: start to the last chip's end
-    std::vector<double> stepTimesS;  // every simulated step
+    double stepS = 0;               // the detailed step: start to the last chip's end
+    std::vector<double> stepTimesS; // every simulated step
     double meanStepS = 0, p50StepS = 0, p99StepS = 0;
-    double analyticTrainStepS = 0;   // the analytic evaluator's step for the same plan
+    double analyticTrainStepS = 0; // the analytic evaluator's step for the same plan
     // Where the timeline and the analytic model differ, and why ("contention between gradient
     // buckets", "the slow chip", ...); empty when they agree within 2 %.
     std::string difference;

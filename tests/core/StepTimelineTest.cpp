@@ -1,8 +1,9 @@
 // The step timeline (issue 13): every chip's step as events, agreeing with the analytic model
 // without contention or stragglers, causal, and showing who waits for whom.
+#include "timeline/StepTimeline.hpp"
+
 #include "collective/Schedule.hpp"
 #include "common/InputError.hpp"
-#include "timeline/StepTimeline.hpp"
 #include "training/Presets.hpp"
 #include "training/StepModel.hpp"
 
@@ -46,7 +47,8 @@ TEST(Timeline, EveryChipsEventsAreCausal) {
         double previousEnd = 0;
         for (const int i : t.foreground) {
             const ChipSpan& s = t.items[static_cast<std::size_t>(i)].spanOf(chip);
-            EXPECT_DOUBLE_EQ(s.readyS, previousEnd) << chip << " " << t.items[static_cast<std::size_t>(i)].name;
+            EXPECT_DOUBLE_EQ(s.readyS, previousEnd)
+                << chip << " " << t.items[static_cast<std::size_t>(i)].name;
             EXPECT_GE(s.startS, s.readyS);
             EXPECT_GE(s.endS, s.startS);
             previousEnd = s.endS;

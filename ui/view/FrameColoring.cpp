@@ -105,7 +105,7 @@ void FrameColoring::compute(double t, double windowS, ColorMode mode, FrameColor
     out.linkLegend = Legend{};
     out.linkLegend.title = "Link utilisation";
     out.linkLegend.maximum = 100;
-    out.linkLegend.unit = "%";
+    out.linkLegend.unit.assign(1, '%'); // not = "%": GCC 12 at -O3 reports a false -Wrestrict
 
     const auto chips = static_cast<std::size_t>(topology_.chipCount());
     out.chips.resize(chips);
