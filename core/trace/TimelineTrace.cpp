@@ -1,6 +1,7 @@
 #include "trace/TimelineTrace.hpp"
 
 #include "common/InputError.hpp"
+#include "timeline/TimelineLinkUse.hpp"
 #include "trace/TraceEvents.hpp"
 #include "training/ScenarioJson.hpp"
 
@@ -225,6 +226,62 @@ void appendActivityCounters(TraceEvents& events, const StepTimeline& timeline, i
     events.counter(kAggregatePid, name, endS, std::move(zero));
 }
 
+// The links during the step (TimelineLinkUse), per time bin: how much of all links' capacity
+// each kind of traffic uses (the mean of kSamples moments in the bin, so that exchanges shorter
+// than a bin still show), and the busiest link's utilisation over the bin.
+void appendLinkCounters(TraceEvents& events, const StepPlan& plan, const StepTimeline& timeline,
+                        int bins) {
+    constexpr int kSamples = 4;
+    const Topology& topology = plan.topology;
+    std::vector<bool> exists(static_cast<std::size_t>(topology.linkSlotCount()));
+    double links = 0;
+    for (LinkId l = 0; l < topology.linkSlotCount(); ++l) {
+        exists[static_cast<std::size_t>(l)] = topology.linkExists(l);
+        links += exists[static_cast<std::size_t>(l)] ? 1 : 0;
+    }
+    if (links == 0 || !(timeline.stepS > 0)) {
+        return;
+    }
+    const TimelineLinkUse use(topology, plan, timeline);
+    constexpr std::array<ChipActivity, 3> kKinds{
+        ChipActivity::GradientSync, ChipActivity::ModelParallel, ChipActivity::BatchNormSync};
+    const double binS = timeline.stepS / bins;
+    std::vector<float> utilisation;
+    std::vector<ChipActivity> kind;
+    const std::string byKind = "link use by traffic kind (% of all links' capacity)";
+    const std::string busiest = "busiest link (% of its capacity)";
+    for (int b = 0; b < bins; ++b) {
+        std::array<double, kChipActivityCount> sum{};
+        for (int k = 0; k < kSamples; ++k) {
+            const double t = (b + (k + 0.5) / kSamples) * binS;
+            use.utilisation(t, 0.0, utilisation);
+            use.kind(t, kind);
+            for (std::size_t l = 0; l < utilisation.size(); ++l) {
+                if (exists[l]) {
+                    sum[static_cast<std::size_t>(kind[l])] += utilisation[l];
+                }
+            }
+        }
+        nlohmann::json values = nlohmann::json::object();
+        for (const ChipActivity k : kKinds) {
+            values[toString(k)] = 100.0 * sum[static_cast<std::size_t>(k)] / (kSamples * links);
+        }
+        events.counter(kAggregatePid, byKind, b * binS, std::move(values));
+        use.utilisation((b + 1) * binS, binS, utilisation);
+        double most = 0;
+        for (std::size_t l = 0; l < utilisation.size(); ++l) {
+            most = exists[l] ? std::max(most, static_cast<double>(utilisation[l])) : most;
+        }
+        events.counter(kAggregatePid, busiest, b * binS, {{"utilisation", 100.0 * most}});
+    }
+    nlohmann::json zero = nlohmann::json::object();
+    for (const ChipActivity k : kKinds) {
+        zero[toString(k)] = 0.0;
+    }
+    events.counter(kAggregatePid, byKind, timeline.stepS, std::move(zero));
+    events.counter(kAggregatePid, busiest, timeline.stepS, {{"utilisation", 0.0}});
+}
+
 } // namespace
 
 ChipId chipOthersWaitFor(const StepTimeline& timeline) {
@@ -290,6 +347,9 @@ nlohmann::json buildTimelineTrace(const Scenario& scenario, const StepPlan& plan
                        "all chips aggregated (" + std::to_string(timeline.chips) + " chips)",
                        kAggregatePid);
     appendActivityCounters(events, timeline, o.timeBins);
+    if (o.linkCounters) {
+        appendLinkCounters(events, plan, timeline, o.timeBins);
+    }
 
     nlohmann::json chips = nlohmann::json::array();
     for (const auto& s : shown) {

@@ -14,6 +14,8 @@ struct TimelineTraceOptions {
     std::vector<ChipId> chips;
     // Time bins of the aggregated counters (chips per activity, link use).
     int timeBins = 200;
+    // Counters of link use by traffic kind (TimelineLinkUse).
+    bool linkCounters = true;
 };
 
 // The chip the others wait for in the detailed step: the one that waited least at barriers
@@ -24,8 +26,8 @@ ChipId chipOthersWaitFor(const StepTimeline& timeline);
 // tracks for input, barriers, compute by layer group, model-parallel traffic, batch-norm sums,
 // gradient buckets, the gradient sync after the backward pass, weight-update exchanges, the
 // optimizer and evaluation; and a process "all chips aggregated" with counters of how many chips
-// do what. `plan` is the plan the timeline replayed (for layer names and FLOPs); the scenario
-// and the summary go under otherData.
+// do what and how busy the links are, by traffic kind. `plan` is the plan the timeline replayed
+// (for layer names and FLOPs); the scenario and the summary go under otherData.
 nlohmann::json buildTimelineTrace(const Scenario& scenario, const StepPlan& plan,
                                   const StepTimeline& timeline,
                                   const TimelineTraceOptions& options = {});

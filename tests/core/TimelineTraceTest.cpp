@@ -8,6 +8,7 @@
 #include "timeline/StepTimeline.hpp"
 #include "training/Presets.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <gtest/gtest.h>
@@ -248,6 +249,55 @@ TEST(TimelineTrace, ASlowChipsGroupWaitsForItAtItsBarriers) {
     }
     EXPECT_GT(outsiderTotal, 100.0) << testing::PrintToString(outsiderWaits);
     EXPECT_LT(slowTotal, outsiderTotal);
+}
+
+// The link counters (TimelineLinkUse) show gradient traffic exactly while a gradient exchange
+// runs, and busy links then.
+TEST(TimelineTrace, LinkCountersShowTrafficWhileExchangesRun) {
+    Scenario s = preset("mlperf07-resnet50-tf-4096");
+    s.gradient.overlap = GradientOverlap::Bucketed;
+    const Traced t = traced(s, {});
+    test::expectChromeTraceSchema(t.trace);
+    const int all = pidOf(t.trace, "all chips aggregated (4096 chips)");
+    std::vector<std::pair<double, double>> gradientSpans; // µs, most chips'
+    for (const TimelineItem& item : t.timeline.items) {
+        if (item.activity == ChipActivity::GradientSync && item.exchange >= 0) {
+            gradientSpans.emplace_back(item.common.startS * 1e6, item.common.endS * 1e6);
+        }
+    }
+    ASSERT_GT(gradientSpans.size(), 2u);
+    const double binUs = t.timeline.stepS * 1e6 / 200;
+    double peak = 0, busiest = 0;
+    int samples = 0;
+    for (const auto& e : t.trace.at("traceEvents")) {
+        if (e.at("ph") != "C" || e.at("pid") != all) {
+            continue;
+        }
+        const double ts = e.at("ts");
+        if (e.at("name") == "busiest link (% of its capacity)") {
+            busiest = std::max(busiest, e.at("args").at("utilisation").get<double>());
+            EXPECT_LE(e.at("args").at("utilisation").get<double>(), 100.0 + 1e-9);
+        }
+        if (e.at("name") != "link use by traffic kind (% of all links' capacity)") {
+            continue;
+        }
+        ++samples;
+        const double gradient = e.at("args").at("gradient sync");
+        EXPECT_GE(gradient, 0.0);
+        EXPECT_LE(gradient, 100.0 + 1e-9);
+        peak = std::max(peak, gradient);
+        if (gradient > 0) {
+            const bool during =
+                std::any_of(gradientSpans.begin(), gradientSpans.end(), [&](const auto& span) {
+                    return span.first < ts + binUs && span.second > ts;
+                });
+            EXPECT_TRUE(during) << "gradient traffic at " << ts
+                                << " µs without a gradient exchange";
+        }
+    }
+    EXPECT_EQ(samples, 201);
+    EXPECT_GT(peak, 10.0);
+    EXPECT_GT(busiest, 50.0);
 }
 
 TEST(TimelineTrace, RefusesChipsThatDoNotExist) {
