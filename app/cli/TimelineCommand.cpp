@@ -11,6 +11,7 @@
 #include "training/StepPlan.hpp"
 
 #include <CLI/CLI.hpp>
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
@@ -105,6 +106,18 @@ void checkChip(std::int64_t chip, std::int64_t count, const std::string& field,
     }
 }
 
+// The step without its evaluation pass, which the analytic training step leaves out (as the
+// timeline's own comparison does).
+double trainingSeconds(const StepTimeline& t) {
+    return t.stepS - t.secondsByActivity[static_cast<std::size_t>(ChipActivity::Evaluating)];
+}
+
+// "+1.25 %", "0.00 %" (never "-0.00 %").
+std::string signedPercent(double fraction) {
+    const double percent = std::abs(fraction) < 5e-5 ? 0.0 : 100 * fraction;
+    return (percent > 0 ? "+" : "") + formatNumber(percent, 2) + " %";
+}
+
 nlohmann::json summaryJson(const Scenario& s, const StepTimeline& t, ChipId reference,
                            ChipId slowest) {
     nlohmann::json byActivity = nlohmann::json::object();
@@ -116,7 +129,8 @@ nlohmann::json summaryJson(const Scenario& s, const StepTimeline& t, ChipId refe
             {"chips", t.chips},
             {"step_s", t.stepS},
             {"analytic_train_step_s", t.analyticTrainStepS},
-            {"difference_fraction", t.stepS / t.analyticTrainStepS - 1},
+            {"training_step_s", trainingSeconds(t)},
+            {"difference_fraction", trainingSeconds(t) / t.analyticTrainStepS - 1},
             {"difference", t.difference},
             {"reference_chip", reference},
             {"seconds_by_activity", byActivity},
@@ -134,10 +148,17 @@ void printText(const Scenario& s, const TimelineCommandOptions& o, const StepTim
     out << "Step timeline  " << s.workload << " (" << s.framework << "), global batch "
         << s.globalBatch << ", " << formatCount(t.chips, "chip") << ", contention "
         << (o.noContention ? "off" : "on") << "\n";
-    const double diff = t.stepS / t.analyticTrainStepS - 1;
-    out << "Step time      " << formatDuration(t.stepS) << "  (analytic model "
-        << formatDuration(t.analyticTrainStepS) << ", " << (diff >= 0 ? "+" : "")
-        << formatNumber(100 * diff, 2) << " %)\n";
+    const double training = trainingSeconds(t);
+    out << "Step time      " << formatDuration(t.stepS) << "  (";
+    if (t.stepTimesS.size() > 1) {
+        out << "the last of " << t.stepTimesS.size() << " steps; ";
+    }
+    if (training < t.stepS) {
+        out << "training " << formatDuration(training) << " + evaluation "
+            << formatDuration(t.stepS - training) << "; ";
+    }
+    out << "analytic model " << formatDuration(t.analyticTrainStepS) << ", "
+        << signedPercent(training / t.analyticTrainStepS - 1) << ")\n";
     out << "Difference     " << (t.difference.empty() ? "none beyond 2 %" : t.difference) << "\n";
     if (t.stepTimesS.size() > 1) {
         out << "Steps          " << t.stepTimesS.size() << " simulated: mean "
