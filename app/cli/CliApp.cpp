@@ -8,6 +8,7 @@
 #include "ReportCommand.hpp"
 #include "SimulateCommand.hpp"
 #include "SweepCommand.hpp"
+#include "TimelineCommand.hpp"
 #include "TraceCommand.hpp"
 #include "common/InputError.hpp"
 
@@ -32,6 +33,8 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
     auto* sweepCmd = addSweepCommand(app, sweep);
     TraceOptions traceOptions;
     auto* traceCmd = addTraceCommand(app, traceOptions);
+    TimelineCommandOptions timelineOptions;
+    auto* timelineCmd = addTimelineCommand(app, timelineOptions);
     ReportOptions reportOptions;
     auto* reportCmd = addReportCommand(app, reportOptions);
     LayersOptions layersOptions;
@@ -70,6 +73,8 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
             runSweepCommand(sweep, out);
         } else if (traceCmd->parsed()) {
             runTraceCommand(traceOptions, out, err);
+        } else if (timelineCmd->parsed()) {
+            runTimelineCommand(timelineOptions, out, err);
         } else if (reportCmd->parsed()) {
             runReportCommand(reportOptions, out, err);
         } else if (layersCmd->parsed()) {

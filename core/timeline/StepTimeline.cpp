@@ -3,7 +3,8 @@
 #include "collective/EventEngine.hpp"
 #include "collective/Schedule.hpp"
 #include "common/InputError.hpp"
-#include "training/ExchangeTimer.hpp"
+#include "common/Limits.hpp"
+#include "timeline/TileExchangeTimer.hpp"
 #include "training/Framework.hpp"
 #include "training/ResourceCache.hpp"
 #include "training/StepModel.hpp"
@@ -43,7 +44,7 @@ public:
         : scenario_(scenario)
         , options_(options)
         , plan_(buildStepPlan(scenario))
-        , timer_(plan_, ExchangeTimer::Engine::Event)
+        , timer_(plan_)
         , chips_(plan_.topology.chipCount()) {}
 
     StepTimeline run() {
@@ -317,7 +318,7 @@ private:
         for (const auto& launch : launches) {
             validateCollective(plan_.topology, launch.spec);
         }
-        const EventSimulation run = runEventEngine(plan_.topology, launches);
+        const EventSimulation run = runTogether(launches);
         // The engine starts each bucket when it is ready; it ends later than alone when it
         // waits for links the others hold. The timeline queues a group's buckets itself (start
         // at the later of ready and the previous bucket's end), so each gets the duration that
@@ -334,6 +335,22 @@ private:
             }
             w.seconds = std::max(w.seconds, contended);
             previousEnd = end;
+        }
+    }
+
+    // The buckets in one event-engine run; a run too large for the engine names what the user
+    // can change here (the engine's own message names the collective's chunks).
+    EventSimulation runTogether(const std::vector<CollectiveLaunch>& launches) const {
+        try {
+            return runEventEngine(plan_.topology, launches);
+        } catch (const InputError& e) {
+            if (e.field() != "chunks") {
+                throw;
+            }
+            throw InputError("contention", "the " + std::to_string(launches.size()) +
+                                               " gradient buckets together would take the event engine more than " +
+                                               std::to_string(limits::kMaxEventEngineEvents) +
+                                               " ring steps; time them alone (no contention) or use larger buckets");
         }
     }
 
@@ -595,7 +612,7 @@ private:
     const Scenario& scenario_;
     const TimelineOptions& options_;
     StepPlan plan_;
-    ExchangeTimer timer_;
+    TileExchangeTimer timer_;
     std::int64_t chips_;
     std::vector<Work> work_;
     std::map<std::string, std::vector<int>> groupCache_;

@@ -1,5 +1,6 @@
 #include "trace/TraceEvents.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -47,6 +48,18 @@ void TraceEvents::span(int pid, int tid, const std::string& name, double startS,
                             {"name", name},
                             {"ts", toTraceMicros(startS)},
                             {"dur", toTraceMicros(durationS)}};
+    if (!args.empty()) {
+        event["args"] = std::move(args);
+    }
+    events_.push_back(std::move(event));
+}
+
+void TraceEvents::spanBetween(int pid, int tid, const std::string& name, double startS, double endS,
+                              nlohmann::json args) {
+    const double ts = toTraceMicros(startS);
+    const double dur = std::max(0.0, std::round((toTraceMicros(endS) - ts) * 1e3) / 1e3);
+    nlohmann::json event = {{"ph", "X"},    {"pid", pid}, {"tid", tid},
+                            {"name", name}, {"ts", ts},   {"dur", dur}};
     if (!args.empty()) {
         event["args"] = std::move(args);
     }

@@ -15,6 +15,10 @@ public:
     // A complete ("X") event: a span on one track.
     void span(int pid, int tid, const std::string& name, double startS, double durationS,
               nlohmann::json args = nlohmann::json::object());
+    // The same from start to end, both rounded alike, so that spans that follow one another
+    // exactly never overlap in the file (an overlap breaks the nesting of a track).
+    void spanBetween(int pid, int tid, const std::string& name, double startS, double endS,
+                     nlohmann::json args = nlohmann::json::object());
     // A counter ("C") sample; each key of `values` becomes one series of the counter track.
     void counter(int pid, const std::string& name, double atS, nlohmann::json values);
 
