@@ -63,6 +63,15 @@ CLI::App* addTimelineCommand(CLI::App& app, TimelineCommandOptions& o) {
 
 namespace {
 
+// Right-aligns in a column counted in characters ("µ" is two bytes, one column).
+std::string rightAligned(const std::string& text, std::size_t width) {
+    std::size_t columns = 0;
+    for (const char c : text) {
+        columns += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;
+    }
+    return std::string(columns < width ? width - columns : 0, ' ') + text;
+}
+
 // The flags that need no simulation, checked first.
 TimelineOptions timelineOptions(const TimelineCommandOptions& o) {
     TimelineOptions t;
@@ -177,7 +186,8 @@ void printText(const Scenario& s, const TimelineCommandOptions& o, const StepTim
         }
         const std::string label = toString(static_cast<ChipActivity>(a));
         out << "  " << label << std::string(label.size() < 26 ? 26 - label.size() : 1, ' ')
-            << formatDuration(seconds) << "  " << formatPercent(seconds / t.stepS) << "\n";
+            << rightAligned(formatDuration(seconds), 11) << "  " << rightAligned(formatPercent(seconds / t.stepS), 7)
+            << "\n";
     }
 }
 
