@@ -64,7 +64,11 @@ TEST(TimelineCli, TextAndJsonSayTheSame) {
     for (const auto& [name, seconds] : j.at("seconds_by_activity").items()) {
         if (seconds.get<double>() > 0) {
             ++activities;
-            has("  " + name + std::string(26 - name.size(), ' ') + formatDuration(seconds));
+            // The activity's line names it, then its time (right-aligned in its column).
+            const auto line = text.out.find("\n  " + name + "  ");
+            ASSERT_NE(line, std::string::npos) << name << " not in:\n" << text.out;
+            const std::string rest = text.out.substr(line + 1, text.out.find('\n', line + 1) - line - 1);
+            EXPECT_NE(rest.find(" " + formatDuration(seconds) + "  "), std::string::npos) << rest;
         }
     }
     EXPECT_GE(activities, 3); // forward, backward, waiting for input at least
