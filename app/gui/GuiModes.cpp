@@ -43,6 +43,7 @@ struct Options {
     std::optional<double> timeUs;
     ui::ReplayKind replay = ui::ReplayKind::Collective; // --replay
     std::optional<double> timeFraction;                 // --time-fraction
+    std::optional<ChipActivity> timeAt;                 // --time-at
     QSize size{1280, 720}; // fits a 1366x768 laptop screen
     QString screenshot;
     int benchmarkFrames = 0;
@@ -103,6 +104,11 @@ Options parseOptions(const QStringList& arguments) {
     const QCommandLineOption timeFraction("time-fraction",
                                           "Replay time to show, as a fraction 0..1 of what is "
                                           "replayed (the collective or the step).", "F");
+    const QCommandLineOption timeAt("time-at",
+                                    "With --replay step: show the middle of the longest span in "
+                                    "which chip 0 does this (forward, backward, gradient-sync, "
+                                    "optimizer, model-parallel, batch-norm, evaluating, "
+                                    "waiting-for-input).", "ACTIVITY");
     // As podscope-cli's options of the same names.
     const QCommandLineOption modelParallel("model-parallel", "Cores per replica: 1, 2, 4, 8 or 16.",
                                            "N");
@@ -110,7 +116,7 @@ Options parseOptions(const QStringList& arguments) {
                                                "How a replica is split: spatial or tensor.", "KIND");
     const QCommandLineOption weightSharding("wus", "Weight-update sharding: on or off.", "ON|OFF");
     parser.addOptions({preset, layout, colorBy, algorithm, timeUs, size, screenshot, frames, responsiveness,
-                       replay, timeFraction, modelParallel, modelParallelKind, weightSharding});
+                       replay, timeFraction, timeAt, modelParallel, modelParallelKind, weightSharding});
     const QCommandLineOption demo("demo", "Open a guided demo: a bundled one (ring-allreduce, twod-allreduce, "
                                           "batch-limit, model-parallelism, weight-update-sharding, "
                                           "input-pipeline, distributed-evaluation) or a demo script file (.json).", "NAME");
@@ -219,6 +225,24 @@ Options parseOptions(const QStringList& arguments) {
         }
         options.timeFraction = f;
     }
+    if (parser.isSet(timeAt)) {
+        if (parser.isSet(timeUs) || parser.isSet(timeFraction) || options.replay == ui::ReplayKind::Collective) {
+            throw InputError("time-at", "needs --replay step or step-eval, and no --time-us or --time-fraction");
+        }
+        const std::string wanted = parser.value(timeAt).toStdString();
+        for (int a = 0; a < kChipActivityCount; ++a) {
+            std::string name = toString(static_cast<ChipActivity>(a));
+            std::replace(name.begin(), name.end(), ' ', '-');
+            if (name == wanted || (wanted == "batch-norm" && a == static_cast<int>(ChipActivity::BatchNormSync)) ||
+                (wanted == "model-parallel" && a == static_cast<int>(ChipActivity::ModelParallel))) {
+                options.timeAt = static_cast<ChipActivity>(a);
+            }
+        }
+        if (!options.timeAt) {
+            throw InputError("time-at", "'" + wanted + "' is not an activity (forward, backward, gradient-sync, "
+                                        "optimizer, model-parallel, batch-norm, evaluating, waiting-for-input)");
+        }
+    }
     if (parser.isSet(timeUs)) {
         bool ok = false;
         const double t = parser.value(timeUs).toDouble(&ok);
@@ -236,7 +260,7 @@ Options parseOptions(const QStringList& arguments) {
     if (parser.isSet(demo)) {
         // The demo's step sets the configuration and the view: other settings would be lost.
         for (const auto* clash : {&preset, &layout, &colorBy, &algorithm, &timeUs, &replay,
-                                  &timeFraction, &modelParallel, &modelParallelKind, &weightSharding}) {
+                                  &timeFraction, &timeAt, &modelParallel, &modelParallelKind, &weightSharding}) {
             if (parser.isSet(*clash)) {
                 throw InputError(clash->names().front().toStdString(),
                                  "cannot be combined with --demo (each demo step sets the configuration and the view)");
@@ -593,6 +617,11 @@ int run(int argc, char** argv, std::chrono::steady_clock::time_point started) {
                 window.setTimeUs(*options.timeUs);
             } else if (options.timeFraction) {
                 window.setTimeFraction(*options.timeFraction);
+            } else if (options.timeAt && !window.setTimeAtActivity(*options.timeAt)) {
+                std::cerr << "podscope: error: chip 0 is never '" << toString(*options.timeAt)
+                          << "' in this step\n";
+                QApplication::exit(1);
+                return;
             }
         }
         if (options.exporting()) {

@@ -8,7 +8,7 @@ namespace podscope::ui {
 std::vector<Track> buildChipTracks(const StepTimeline& timeline, ChipId chip) {
     std::vector<Track> tracks = {
         {"Input", {podscope::ChipActivity::WaitingForInput}, {}, 1},
-        {"Compute (layer groups)",
+        {"Compute",
          {podscope::ChipActivity::Forward, podscope::ChipActivity::Backward},
          {},
          1},

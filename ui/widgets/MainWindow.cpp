@@ -44,8 +44,9 @@ constexpr int kScrubberSteps = 2000;
 constexpr double kReplaySeconds = 6.0;
 // At 1x a whole training step replays in this many seconds: it has many more phases to see.
 constexpr double kStepReplaySeconds = 20.0;
-// In the step replay, link utilisation is averaged over this fraction of the step.
-constexpr double kStepWindowFraction = 1.0 / 400.0;
+// In the step replay, link utilisation is taken at the replay time (a window would blur the
+// short exchanges of a step into dark links).
+constexpr double kStepWindowFraction = 0.0;
 // Link colours average utilisation over this fraction of the collective.
 constexpr double kWindowFraction = 1.0 / 80.0;
 
@@ -658,6 +659,27 @@ void MainWindow::setStepLinkColors(StepLinkColors colors) {
     stepLinkColors_ = colors;
     linkHeatAction_->setChecked(colors == StepLinkColors::Utilisation);
     renderFrame();
+}
+
+bool MainWindow::setTimeAtActivity(podscope::ChipActivity activity) {
+    if (!replaysStep() || !stepRun_) {
+        return false;
+    }
+    const StepTimeline& timeline = stepRun_->timeline;
+    double bestS = -1, at = 0;
+    for (const int index : timeline.foreground) {
+        const TimelineItem& item = timeline.items[static_cast<std::size_t>(index)];
+        const ChipSpan& span = item.spanOf(0);
+        if (item.activity == activity && span.endS - span.startS > bestS) {
+            bestS = span.endS - span.startS;
+            at = (span.startS + span.endS) / 2;
+        }
+    }
+    if (bestS < 0) {
+        return false;
+    }
+    setTimeUs(at * 1e6);
+    return true;
 }
 
 void MainWindow::setTimeFraction(double fraction) {

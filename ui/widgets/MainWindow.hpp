@@ -62,6 +62,9 @@ public:
     void cancelStep();
     // The replay time as a fraction (0..1) of what is replayed.
     void setTimeFraction(double fraction);
+    // In the step replay: the middle of the longest span in which chip 0 does `activity`
+    // (screenshots of a phase, whatever the configuration's timing). False when it never does.
+    bool setTimeAtActivity(podscope::ChipActivity activity);
     // In the step replay, links by utilisation (a heat map) instead of by traffic kind.
     void setStepLinkColors(StepLinkColors colors);
     StepLinkColors stepLinkColors() const { return stepLinkColors_; }

@@ -20,9 +20,9 @@ namespace {
 
 constexpr int kLabelWidth = 150; // the track names, left of the plot
 constexpr int kRightMargin = 12;
-constexpr int kLaneHeight = 14;
+constexpr int kLaneHeight = 13;
 constexpr int kRowGap = 3;
-constexpr int kCountsHeight = 56;
+constexpr int kCountsHeight = 44;
 constexpr int kMinTickGapPx = 70; // between tick labels
 constexpr double kMinVisibleS = 1e-6;
 constexpr int kDragThresholdPx = 4;
@@ -146,8 +146,7 @@ void TimelinePanel::layoutRows() {
     const int line = fontMetrics().height();
     const int left = kLabelWidth;
     const int plotWidth = std::max(1, width() - kLabelWidth - kRightMargin);
-    header_ = QRect(0, 2, width(), line + 2);
-    int y = header_.bottom() + 4;
+    int y = 3;
     trackRows_.assign(tracks_.size(), QRect());
     for (std::size_t i = 0; i < tracks_.size(); ++i) {
         if (tracks_[i].spans.empty()) {
@@ -189,7 +188,7 @@ void TimelinePanel::paintEvent(QPaintEvent*) {
     if (run_ && cursorS_ >= fromS_ && cursorS_ <= toS_) {
         const int x = xOfTime(cursorS_);
         painter.setPen(QPen(qcolor(palette::kText), 2));
-        painter.drawLine(x, header_.bottom() + 2, x, axis_.top());
+        painter.drawLine(x, 0, x, axis_.top());
         // The cursor's time on the axis, on a white tag so that it hides the ticks under it.
         const QString label = duration(cursorS_);
         const int w = fontMetrics().horizontalAdvance(label) + 8;
@@ -209,8 +208,6 @@ void TimelinePanel::paintStatic(QPainter& painter) {
                          tr("The step timeline appears here in the step replay"));
         return;
     }
-    painter.drawText(header_.adjusted(6, 0, -6, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                     tr("Chip %1 (click a chip in the 3-D view to follow another)").arg(chip_));
     for (std::size_t i = 0; i < tracks_.size(); ++i) {
         const QRect row = trackRows_[i];
         if (row.isNull()) {
@@ -230,7 +227,9 @@ void TimelinePanel::paintStatic(QPainter& painter) {
     painter.drawText(
         QRect(6, counts_.top() - fontMetrics().height() - 2, width() - 12, fontMetrics().height()),
         Qt::AlignLeft | Qt::AlignVCenter,
-        tr("All %1 chips: how many do each activity (colours as in the legend)")
+        tr("Above: chip %1 (click a chip in the 3-D view to follow another). Below: how many "
+           "of all %2 chips do each activity.")
+            .arg(chip_)
             .arg(run_->timeline.chips));
     paintCounts(painter, counts_);
     paintAxis(painter, axis_);

@@ -74,7 +74,7 @@ private:
     std::shared_ptr<const StepRun> run_;
     std::vector<Track> tracks_;
     std::vector<QRect> trackRows_;
-    QRect header_, counts_, axis_;
+    QRect counts_, axis_;
     ChipId chip_ = 0;
     double cursorS_ = 0;
     double fromS_ = 0, toS_ = 1e-3;
