@@ -1,6 +1,7 @@
 // The step replay's colours, counts and tracks (issue 13), against the step timeline itself.
 #include "color/ActivityColors.hpp"
 #include "common/InputError.hpp"
+#include "demo/DemoScript.hpp"
 #include "scene/SceneLayout.hpp"
 #include "training/Presets.hpp"
 #include "view/StepColoring.hpp"
@@ -187,6 +188,44 @@ TEST(StepReplay, TracksHoldTheChipsSpansInLanesThatDoNotOverlap) {
     const TrackSpan& first = tracks[1].spans.front();
     EXPECT_EQ(spanAt(tracks[1], (first.startS + first.endS) / 2, 0), &first);
     EXPECT_EQ(spanAt(tracks[1], -1.0, 0), nullptr);
+}
+
+} // namespace
+} // namespace podscope::ui
+
+namespace podscope::ui {
+namespace {
+
+// The demos' step-replay steps open on their point (issue 13): what chip 0 does at the step's
+// time fraction of the replayed step.
+TEST(StepReplay, DemoStepsShowTheirPointInTheStepReplay) {
+    struct Point {
+        const char* demo;
+        int step; // 0-based
+        ReplayKind replay;
+        std::vector<podscope::ChipActivity> shows;
+    };
+    const std::vector<Point> points = {
+        {"input-pipeline", 2, ReplayKind::Step, {podscope::ChipActivity::WaitingForInput}},
+        {"weight-update-sharding", 1, ReplayKind::Step,
+         {podscope::ChipActivity::GradientSync, podscope::ChipActivity::Optimizer}},
+        {"distributed-evaluation", 0, ReplayKind::StepWithEvaluation, {podscope::ChipActivity::Evaluating}},
+    };
+    for (const Point& point : points) {
+        const DemoScript demo = loadDemo(point.demo);
+        const DemoStep& step = demo.steps[static_cast<std::size_t>(point.step)];
+        EXPECT_EQ(step.replay, point.replay) << point.demo;
+        const auto run = runStep(step.scenario, step.replay);
+        const double t = step.timeFraction * run->timeline.stepS;
+        const podscope::ChipActivity a = run->timeline.activityAt(0, t);
+        EXPECT_NE(std::find(point.shows.begin(), point.shows.end(), a), point.shows.end())
+            << point.demo << " step " << point.step + 1 << " shows " << podscope::toString(a) << " at "
+            << step.timeFraction;
+    }
+    // A step without "replay" inherits the previous step's.
+    const DemoScript input = loadDemo("input-pipeline");
+    EXPECT_EQ(input.steps[0].replay, ReplayKind::Collective);
+    EXPECT_EQ(input.steps[3].replay, ReplayKind::Step);
 }
 
 } // namespace
