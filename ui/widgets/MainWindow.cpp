@@ -73,7 +73,7 @@ MainWindow::MainWindow(const Scenario& training, bool withView, QWidget* parent)
     stepRunner_ = new LatestOnlyRunner(this);
     if (withView) {
         view_ = new VtkView(this);
-        view_->setMinimumSize(320, 240);
+        view_->setMinimumSize(320, 160); // the step replay's timeline panel shares the column
     } else {
         placeholder_ = new QLabel(tr("3-D view unavailable on this display platform"), this);
         placeholder_->setAlignment(Qt::AlignCenter);
@@ -635,7 +635,21 @@ void MainWindow::setReplayKind(ReplayKind kind) {
     replayBox_->blockSignals(true);
     replayBox_->setCurrentIndex(replayBox_->findData(QString::fromStdString(toString(kind))));
     replayBox_->blockSignals(false);
+    const bool panelWasShown = !timelinePanel_->isHidden();
     timelinePanel_->setVisible(replaysStep());
+    if (replaysStep() && !panelWasShown) {
+        // The panel whole (its tracks, counts and axis), the 3-D view the rest.
+        // Once laid out, so that the splitter's height is the window's.
+        QTimer::singleShot(0, this, [this] {
+            auto* split = findChild<QSplitter*>("viewSplitter");
+            if (!split || timelinePanel_->isHidden()) {
+                return;
+            }
+            const int total = std::max(split->height() - split->handleWidth(), 1);
+            const int panel = std::min(timelinePanel_->sizeHint().height(), total * 3 / 5);
+            split->setSizes({total - panel, panel});
+        });
+    }
     if (replaysStep() && (!stepRun_ || stepRun_->kind != kind ||
                           (training_ && !sameScenario(stepRun_->scenario, *training_)))) {
         requestStepRun();

@@ -65,10 +65,10 @@ TimelinePanel::TimelinePanel(QWidget* parent)
 }
 
 QSize TimelinePanel::sizeHint() const {
-    return {800, 230};
+    return {800, neededHeight_};
 }
 QSize TimelinePanel::minimumSizeHint() const {
-    return {400, 150};
+    return {400, 120};
 }
 
 void TimelinePanel::setRun(std::shared_ptr<const StepRun> run) {
@@ -157,10 +157,19 @@ void TimelinePanel::layoutRows() {
         y += rowHeight + kRowGap;
     }
     y += line + 2; // the counts' title
-    counts_ = QRect(left, y, plotWidth, kCountsHeight);
+    // The counts give up height first when the panel is short (a small window), down to a strip,
+    // so that the time axis stays in view.
+    const int room = height() - y - (line + 8) - 4;
+    counts_ = QRect(left, y, plotWidth,
+                    height() > 0 ? std::clamp(room, 14, kCountsHeight) : kCountsHeight);
     y = counts_.bottom() + 2;
     axis_ = QRect(left, y, plotWidth, line + 8);
-    setMinimumHeight(axis_.bottom() + 4);
+    // Asked for, not forced: a small window (a demo at 1280x720) must not grow for it.
+    const int needed = axis_.bottom() + 4 + (kCountsHeight - counts_.height());
+    if (neededHeight_ != needed) {
+        neededHeight_ = needed;
+        updateGeometry();
+    }
 }
 
 void TimelinePanel::invalidate() {

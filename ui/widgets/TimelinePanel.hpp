@@ -84,6 +84,7 @@ private:
     QPoint pressPosition_;
     double pressFromS_ = 0, pressToS_ = 0;
     bool moved_ = false;
+    int neededHeight_ = 200;
 };
 
 } // namespace podscope::ui
