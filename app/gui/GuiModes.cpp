@@ -41,6 +41,9 @@ struct Options {
     ui::LayoutKind layout = ui::LayoutKind::Torus;
     ui::ColorMode colorMode = ui::ColorMode::ChipState;
     std::optional<double> timeUs;
+    ui::ReplayKind replay = ui::ReplayKind::Collective; // --replay
+    std::optional<double> timeFraction;                 // --time-fraction
+    std::optional<ChipActivity> timeAt;                 // --time-at
     QSize size{1280, 720}; // fits a 1366x768 laptop screen
     QString screenshot;
     int benchmarkFrames = 0;
@@ -82,7 +85,7 @@ Options parseOptions(const QStringList& arguments) {
     parser.addVersionOption();
     const QCommandLineOption preset("preset", "MLPerf v0.7 preset (podscope-cli presets), or a topology preset or DIMS "
                                               "for the default model (default mlperf07-resnet50-tf-4096).", "NAME");
-    const QCommandLineOption layout("layout", "torus, grid or physical.", "LAYOUT");
+    const QCommandLineOption layout("layout", "torus, grid, physical or unrolled (from above, links as a heat map).", "LAYOUT");
     const QCommandLineOption colorBy("color-by",
                                      "state, replica, data-parallel-group, host or pod.", "MODE");
     const QCommandLineOption algorithm("algorithm", "2d, 2d-dual, ring, bidir-ring or flat-ring.",
@@ -94,7 +97,26 @@ Options parseOptions(const QStringList& arguments) {
     const QCommandLineOption responsiveness("benchmark-responsiveness",
                                             "Make N rapid configuration changes (one every 8 ms) "
                                             "and print the event loop's stalls as JSON.", "N");
-    parser.addOptions({preset, layout, colorBy, algorithm, timeUs, size, screenshot, frames, responsiveness});
+    const QCommandLineOption replay("replay", "What the 3-D view replays: collective (the gradient "
+                                              "sync, default), step (the whole training step, with "
+                                              "the timeline panel) or step-eval (the step and an "
+                                              "evaluation pass).", "KIND");
+    const QCommandLineOption timeFraction("time-fraction",
+                                          "Replay time to show, as a fraction 0..1 of what is "
+                                          "replayed (the collective or the step).", "F");
+    const QCommandLineOption timeAt("time-at",
+                                    "With --replay step: show the middle of the longest span in "
+                                    "which chip 0 does this (forward, backward, gradient-sync, "
+                                    "optimizer, model-parallel, batch-norm, evaluating, "
+                                    "waiting-for-input).", "ACTIVITY");
+    // As podscope-cli's options of the same names.
+    const QCommandLineOption modelParallel("model-parallel", "Cores per replica: 1, 2, 4, 8 or 16.",
+                                           "N");
+    const QCommandLineOption modelParallelKind("model-parallel-kind",
+                                               "How a replica is split: spatial or tensor.", "KIND");
+    const QCommandLineOption weightSharding("wus", "Weight-update sharding: on or off.", "ON|OFF");
+    parser.addOptions({preset, layout, colorBy, algorithm, timeUs, size, screenshot, frames, responsiveness,
+                       replay, timeFraction, timeAt, modelParallel, modelParallelKind, weightSharding});
     const QCommandLineOption demo("demo", "Open a guided demo: a bundled one (ring-allreduce, twod-allreduce, "
                                           "batch-limit, model-parallelism, weight-update-sharding, "
                                           "input-pipeline, distributed-evaluation) or a demo script file (.json).", "NAME");
@@ -168,6 +190,59 @@ Options parseOptions(const QStringList& arguments) {
     if (parser.isSet(algorithm)) {
         options.scenario.gradient.algorithm = parseAlgorithm(parser.value(algorithm).toStdString());
     }
+    if (parser.isSet(modelParallel)) {
+        bool ok = false;
+        const int cores = parser.value(modelParallel).toInt(&ok);
+        if (!ok || cores < 1) {
+            throw InputError("model-parallel", "'" + parser.value(modelParallel).toStdString() +
+                                                   "' must be a whole number of cores: 1, 2, 4, 8 or 16");
+        }
+        options.scenario.modelParallel = cores; // the model refuses other counts, naming them
+    }
+    if (parser.isSet(modelParallelKind)) {
+        options.scenario.modelParallelKind =
+            parseModelParallelKind(parser.value(modelParallelKind).toStdString(), "model-parallel-kind");
+    }
+    if (parser.isSet(weightSharding)) {
+        const QString value = parser.value(weightSharding);
+        if (value != "on" && value != "off") {
+            throw InputError("wus", "'" + value.toStdString() + "' is neither on nor off");
+        }
+        options.scenario.weightUpdateSharding = value == "on";
+    }
+    if (parser.isSet(replay)) {
+        options.replay = ui::parseReplayKind(parser.value(replay).toStdString());
+    }
+    if (parser.isSet(timeFraction)) {
+        if (parser.isSet(timeUs)) {
+            throw InputError("time-fraction", "cannot be combined with --time-us");
+        }
+        bool ok = false;
+        const double f = parser.value(timeFraction).toDouble(&ok);
+        if (!ok || !(f >= 0) || f > 1) {
+            throw InputError("time-fraction", "'" + parser.value(timeFraction).toStdString() +
+                                                  "' must be a number from 0 to 1");
+        }
+        options.timeFraction = f;
+    }
+    if (parser.isSet(timeAt)) {
+        if (parser.isSet(timeUs) || parser.isSet(timeFraction) || options.replay == ui::ReplayKind::Collective) {
+            throw InputError("time-at", "needs --replay step or step-eval, and no --time-us or --time-fraction");
+        }
+        const std::string wanted = parser.value(timeAt).toStdString();
+        for (int a = 0; a < kChipActivityCount; ++a) {
+            std::string name = toString(static_cast<ChipActivity>(a));
+            std::replace(name.begin(), name.end(), ' ', '-');
+            if (name == wanted || (wanted == "batch-norm" && a == static_cast<int>(ChipActivity::BatchNormSync)) ||
+                (wanted == "model-parallel" && a == static_cast<int>(ChipActivity::ModelParallel))) {
+                options.timeAt = static_cast<ChipActivity>(a);
+            }
+        }
+        if (!options.timeAt) {
+            throw InputError("time-at", "'" + wanted + "' is not an activity (forward, backward, gradient-sync, "
+                                        "optimizer, model-parallel, batch-norm, evaluating, waiting-for-input)");
+        }
+    }
     if (parser.isSet(timeUs)) {
         bool ok = false;
         const double t = parser.value(timeUs).toDouble(&ok);
@@ -184,7 +259,8 @@ Options parseOptions(const QStringList& arguments) {
     options.sizeGiven = parser.isSet(size);
     if (parser.isSet(demo)) {
         // The demo's step sets the configuration and the view: other settings would be lost.
-        for (const auto* clash : {&preset, &layout, &colorBy, &algorithm, &timeUs}) {
+        for (const auto* clash : {&preset, &layout, &colorBy, &algorithm, &timeUs, &replay,
+                                  &timeFraction, &timeAt, &modelParallel, &modelParallelKind, &weightSharding}) {
             if (parser.isSet(*clash)) {
                 throw InputError(clash->names().front().toStdString(),
                                  "cannot be combined with --demo (each demo step sets the configuration and the view)");
@@ -535,16 +611,17 @@ int run(int argc, char** argv, std::chrono::steady_clock::time_point started) {
     // The scripted modes start once the first result is on screen: the first replay, or with
     // --demo the demo's step (its configuration analysed and replayed).
     bool first = true;
-    auto whenShown = [&] {
-        if (!first) {
-            return;
-        }
-        first = false;
+    auto proceed = [&] {
         if (!options.demo) {
-            window.setLayoutKind(options.layout);
-            window.setColorMode(options.colorMode);
             if (options.timeUs) {
                 window.setTimeUs(*options.timeUs);
+            } else if (options.timeFraction) {
+                window.setTimeFraction(*options.timeFraction);
+            } else if (options.timeAt && !window.setTimeAtActivity(*options.timeAt)) {
+                std::cerr << "podscope: error: chip 0 is never '" << toString(*options.timeAt)
+                          << "' in this step\n";
+                QApplication::exit(1);
+                return;
             }
         }
         if (options.exporting()) {
@@ -568,6 +645,28 @@ int run(int argc, char** argv, std::chrono::steady_clock::time_point started) {
             });
             window.view()->requestRender();
         }
+    };
+    auto whenShown = [&] {
+        if (!first) {
+            return;
+        }
+        first = false;
+        if (!options.demo) {
+            window.setLayoutKind(options.layout);
+            window.setColorMode(options.colorMode);
+            window.setReplayKind(options.replay);
+        }
+        // The step replay's timeline is simulated off the UI thread: go on once it is shown.
+        if (window.replaysStep() && (!window.stepRun() || window.simulatingStep())) {
+            auto connection = std::make_shared<QMetaObject::Connection>();
+            *connection = QObject::connect(&window, &ui::MainWindow::stepRunShown, &window,
+                                           [connection, proceed] {
+                                               QObject::disconnect(*connection);
+                                               proceed();
+                                           });
+            return;
+        }
+        proceed();
     };
     if (options.demo) {
         QObject::connect(window.demos(), &ui::DemoPlayer::stepShown, &app, whenShown);

@@ -103,9 +103,10 @@ void expectWellFormed(const Topology& topology, LayoutKind layout) {
             scene.chipPositions[static_cast<std::size_t>(topology.linkSource(slot))];
         const Vec3 target =
             scene.chipPositions[static_cast<std::size_t>(topology.linkTarget(slot))];
-        EXPECT_LT(distance(line.front(), source), 0.2) << "link " << slot;
-        EXPECT_LT(distance(line.back(), target), 0.2) << "link " << slot;
-        EXPECT_GT(distance(line.front(), source), 0.05) << "directions are offset sideways";
+        // Links start just above the chips' faces (never inside a cube), offset sideways.
+        EXPECT_LT(distance(line.front(), source), scene.chipSize / 2 + 0.2) << "link " << slot;
+        EXPECT_LT(distance(line.back(), target), scene.chipSize / 2 + 0.2) << "link " << slot;
+        EXPECT_GT(distance(line.front(), source), scene.chipSize / 2) << "link inside its chip";
     }
 
     const auto inside = [&](Vec3 p) {
@@ -188,7 +189,9 @@ TEST(SceneLayout, GridDrawsWrapAroundLinksAsArcsOutOfThePlane) {
             EXPECT_GT(highest, 1.0);
         } else {
             EXPECT_EQ(line.size(), 2u);
-            EXPECT_LT(highest, 1e-9);
+            // Just above the chips' top faces, so that no cube hides a link.
+            EXPECT_GT(highest, scene.chipSize / 2);
+            EXPECT_LT(highest, scene.chipSize / 2 + 0.1);
             EXPECT_NEAR(line.length(), 1.0, 1e-9);
         }
     }
@@ -316,6 +319,49 @@ TEST(SceneLayout, ParsesLayoutNames) {
         EXPECT_NE(std::string(error.what()).find("layout"), std::string::npos);
         EXPECT_NE(std::string(error.what()).find("donut"), std::string::npos);
     }
+}
+
+} // namespace
+} // namespace podscope::ui
+
+namespace podscope::ui {
+namespace {
+
+// Issue 13: at 4096 chips the cubes leave room for the links between them.
+TEST(SceneLayout, ChipsShrinkAsTheirCountGrows) {
+    const double small = buildScene(grid({8, 8}, {false, false}), LayoutKind::Grid).chipSize;
+    const double pod = buildScene(preset("tpu-v3-pod"), LayoutKind::Grid).chipSize;
+    const double multipod = buildScene(preset("tpu-v3-multipod"), LayoutKind::Grid).chipSize;
+    EXPECT_NEAR(small, 0.6, 1e-9);
+    EXPECT_LT(pod, small);
+    EXPECT_LT(multipod, pod);
+    EXPECT_GT(multipod, 0.3); // still a cube one can click
+}
+
+// Without wrap arcs (and always in the unrolled layout) the wrap-around links are left out and
+// everything else stays.
+TEST(SceneLayout, WrapArcsCanBeLeftOutAndTheUnrolledLayoutHasNone) {
+    const Topology pod = preset("tpu-v3-pod");
+    const SceneGeometry withArcs = buildScene(pod, LayoutKind::Grid);
+    SceneOptions noArcs;
+    noArcs.wrapArcs = false;
+    for (const SceneGeometry& scene :
+         {buildScene(pod, LayoutKind::Grid, noArcs), buildScene(pod, LayoutKind::Unrolled)}) {
+        EXPECT_EQ(scene.links.size(), withArcs.links.size() - 2 * 32 * 2);
+        EXPECT_EQ(scene.linkPoints.size(), 2 * scene.links.size());
+        for (LinkId slot = 0; slot < pod.linkSlotCount(); ++slot) {
+            const bool drawn = scene.linkIndexOfSlot[static_cast<std::size_t>(slot)] >= 0;
+            EXPECT_EQ(drawn, pod.linkExists(slot) && !crossesWrap(pod, slot)) << slot;
+        }
+    }
+    // Unrolled: flat, seen from above, smaller chips than the grid's.
+    const SceneGeometry unrolled = buildScene(pod, LayoutKind::Unrolled);
+    EXPECT_LT(unrolled.chipSize, withArcs.chipSize);
+    for (const Vec3& chip : unrolled.chipPositions) {
+        ASSERT_NEAR(chip.z, unrolled.chipPositions.front().z, 1e-9);
+    }
+    EXPECT_EQ(parseLayout("unrolled"), LayoutKind::Unrolled);
+    EXPECT_EQ(toString(LayoutKind::Unrolled), "unrolled");
 }
 
 } // namespace

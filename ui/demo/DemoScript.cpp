@@ -97,10 +97,14 @@ Scenario stepScenario(const json& changes, const Scenario* previous, const Place
 
 void readView(const json& view, DemoStep& step, const Place& place) {
     if (!view.is_object()) {
-        place.fail("view", "must be a JSON object with layout, color_by and time_fraction");
+        place.fail("view", "must be a JSON object with layout, color_by, replay and time_fraction");
     }
     const Place at = place.nested("view");
-    checkKeys(view, {"layout", "color_by", "time_fraction"}, at);
+    checkKeys(view, {"layout", "color_by", "replay", "time_fraction"}, at);
+    if (view.contains("replay")) {
+        const std::string text = stringAt(view, "replay", at);
+        step.replay = parsedAt("replay", at, [&] { return parseReplayKind(text); });
+    }
     if (view.contains("layout")) {
         const std::string text = stringAt(view, "layout", at);
         step.layout = parsedAt("layout", at, [&] { return parseLayout(text); });
@@ -112,7 +116,8 @@ void readView(const json& view, DemoStep& step, const Place& place) {
     if (view.contains("time_fraction")) {
         const auto& value = view.at("time_fraction");
         if (!value.is_number() || !(value.get<double>() >= 0 && value.get<double>() <= 1)) {
-            at.fail("time_fraction", "must be a number from 0 (start of the collective) to 1 (its end)");
+            at.fail("time_fraction", "must be a number from 0 (start of the collective or step) to 1 "
+                                     "(its end)");
         }
         step.timeFraction = value.get<double>();
     }

@@ -4,6 +4,7 @@
 #include "scene/SceneLayout.hpp"
 #include "training/Scenario.hpp"
 #include "view/FrameColoring.hpp"
+#include "view/StepRun.hpp"
 
 #include <string>
 #include <vector>
@@ -19,7 +20,8 @@ struct DemoStep {
     ChartKind chart = ChartKind::Breakdown;
     LayoutKind layout = LayoutKind::Torus;
     ColorMode colorMode = ColorMode::ChipState;
-    double timeFraction = 0.25; // where the replay of the gradient summation is shown (0..1)
+    ReplayKind replay = ReplayKind::Collective; // the gradient sync, or the whole step
+    double timeFraction = 0.25; // where the replay (collective or step) is shown (0..1)
     bool dataBlocks = false;    // show the data each chip holds, from the functional mode
     bool fullScale = false;     // the "show me at full scale" step
     // A before/after step: the previous step's step breakdown stays beside this one's, on one

@@ -19,6 +19,15 @@ constexpr double kDefaultChipSize = 0.6;
 // A chip's cube takes at most this share of the distance to its nearest neighbour.
 constexpr double kChipShareOfSpacing = 0.7;
 constexpr int kArcPoints = 10;
+// Up to this many chips keep their full size; each doubling beyond shrinks them by this share,
+// down to the smallest share (4096 chips: 55 %).
+constexpr double kFullSizeChips = 256;
+constexpr double kShrinkPerDoubling = 0.1125;
+constexpr double kSmallestShrink = 0.55;
+// The unrolled layout's chips are smaller still: its links are the picture.
+constexpr double kUnrolledChipShare = 0.6;
+// Links run this far above the chips' faces.
+constexpr double kLinkClearance = 0.04;
 // Physical layout: the gap added at the largest boundary between two neighbouring chips.
 constexpr double kTrayGap = 0.3;
 constexpr double kHostGap = 1.0;
@@ -275,7 +284,11 @@ LayoutKind parseLayout(const std::string& text) {
     if (text == "physical") {
         return LayoutKind::Physical;
     }
-    throw InputError("layout", "unknown layout '" + text + "'; expected torus, grid or physical");
+    if (text == "unrolled") {
+        return LayoutKind::Unrolled;
+    }
+    throw InputError("layout",
+                     "unknown layout '" + text + "'; expected torus, grid, physical or unrolled");
 }
 
 std::string toString(LayoutKind layout) {
@@ -286,12 +299,20 @@ std::string toString(LayoutKind layout) {
         return "grid";
     case LayoutKind::Physical:
         return "physical";
+    case LayoutKind::Unrolled:
+        return "unrolled";
     }
     return "unknown";
 }
 
-SceneGeometry buildScene(const Topology& topology, LayoutKind layout) {
-    Placement placement = placeChips(topology, layout);
+std::vector<LayoutKind> allLayouts() {
+    return {LayoutKind::Torus, LayoutKind::Grid, LayoutKind::Physical, LayoutKind::Unrolled};
+}
+
+SceneGeometry buildScene(const Topology& topology, LayoutKind layout, const SceneOptions& options) {
+    const bool unrolled = layout == LayoutKind::Unrolled;
+    Placement placement = placeChips(topology, unrolled ? LayoutKind::Grid : layout);
+    const bool arcs = options.wrapArcs && !unrolled;
     SceneGeometry geometry;
     geometry.chipPositions = std::move(placement.positions);
 
@@ -309,7 +330,29 @@ SceneGeometry buildScene(const Topology& topology, LayoutKind layout) {
                                 static_cast<std::size_t>(arcLinks) * (kArcPoints - 2));
     geometry.linkIndexOfSlot.assign(static_cast<std::size_t>(topology.linkSlotCount()), -1);
 
+    // The chips' size first (cubes shrink where chips are packed closer than 1, the inside of a
+    // donut, and as their count grows), so that the links can be lifted above their faces.
     double nearest = std::numeric_limits<double>::infinity();
+    for (ChipId chip = 0; chip < topology.chipCount(); ++chip) {
+        for (int d = 0; d < topology.rank(); ++d) {
+            const ChipId target = topology.neighbour(chip, d, Direction::Plus);
+            if (target >= 0 && !(placement.arcDims[static_cast<std::size_t>(d)] &&
+                                 crossesWrap(topology, chip, d, Direction::Plus))) {
+                nearest = std::min(nearest, length(geometry.chipPositions[static_cast<std::size_t>(target)] -
+                                                   geometry.chipPositions[static_cast<std::size_t>(chip)]));
+            }
+        }
+    }
+    if (!std::isfinite(nearest)) {
+        nearest = 1;
+    }
+    const double perCount = std::clamp(
+        1 - kShrinkPerDoubling * std::log2(static_cast<double>(topology.chipCount()) / kFullSizeChips),
+        kSmallestShrink, 1.0);
+    geometry.chipSize = std::min(kDefaultChipSize, kChipShareOfSpacing * nearest) * perCount *
+                        (unrolled ? kUnrolledChipShare : 1.0);
+    const double lift = geometry.chipSize / 2 + kLinkClearance;
+
     for (ChipId chip = 0; chip < topology.chipCount(); ++chip) {
         const Vec3 from = geometry.chipPositions[static_cast<std::size_t>(chip)];
         for (int d = 0; d < topology.rank(); ++d) {
@@ -318,27 +361,30 @@ SceneGeometry buildScene(const Topology& topology, LayoutKind layout) {
                 if (target < 0) {
                     continue;
                 }
+                const bool wrapArc = placement.arcDims[static_cast<std::size_t>(d)] &&
+                                     crossesWrap(topology, chip, d, dir);
+                if (wrapArc && !arcs) {
+                    continue; // left out: linkIndexOfSlot stays -1
+                }
                 const LinkId link = topology.linkId(chip, d, dir);
                 const Vec3 to = geometry.chipPositions[static_cast<std::size_t>(target)];
                 geometry.linkIndexOfSlot[static_cast<std::size_t>(link)] =
                     static_cast<std::int32_t>(geometry.links.size());
                 geometry.links.push_back(link);
-                if (placement.arcDims[static_cast<std::size_t>(d)] &&
-                    crossesWrap(topology, chip, d, dir)) {
-                    appendArc(geometry, from, to, placement.arcBulge[static_cast<std::size_t>(d)]);
+                if (wrapArc) {
+                    const Vec3 bulge = placement.arcBulge[static_cast<std::size_t>(d)];
+                    appendArc(geometry, from + bulge * lift, to + bulge * lift, bulge);
                 } else {
                     const Vec3 up = placement.normals[static_cast<std::size_t>(chip)] +
                                     placement.normals[static_cast<std::size_t>(target)];
-                    appendStraight(geometry, from, to, up);
-                    nearest = std::min(nearest, length(to - from));
+                    const Vec3 above = up * (lift / std::max(length(up), 1e-9));
+                    appendStraight(geometry, from + above, to + above, up);
                 }
                 geometry.linkPointBegin.push_back(
                     static_cast<std::int32_t>(geometry.linkPoints.size()));
             }
         }
     }
-    // Cubes shrink where chips are packed closer than 1 (the inside of a donut).
-    geometry.chipSize = std::min(kDefaultChipSize, kChipShareOfSpacing * nearest);
     centre(geometry);
     return geometry;
 }

@@ -11,7 +11,9 @@ namespace podscope::ui {
 // How chips are placed in 3-D. Torus: wrapped dimensions bent into circles (the multipod is a
 // cylinder 32 around and 128 long; a 32x32 pod a donut). Grid: flat, wrap-around links drawn
 // as arcs. Physical: chips grouped by tray (2x2), host (4x2) and pod with visible gaps.
-enum class LayoutKind { Torus, Grid, Physical };
+// Unrolled: the grid seen from above with small chips and no wrap-around arcs, so that the
+// links read as a heat map of their utilisation (the multipod as 128x32).
+enum class LayoutKind { Torus, Grid, Physical, Unrolled };
 
 LayoutKind parseLayout(const std::string& text); // InputError("layout", ...) when unknown
 std::string toString(LayoutKind layout);
@@ -35,6 +37,18 @@ struct SceneGeometry {
     Vec3 boundsMin, boundsMax;
 };
 
-SceneGeometry buildScene(const Topology& topology, LayoutKind layout);
+struct SceneOptions {
+    // Wrap-around links drawn as arcs (grid and physical layouts); off, they are left out, as
+    // they always are in the unrolled layout.
+    bool wrapArcs = true;
+};
+
+// Chips shrink as their count grows (so that the links between them show) and links are drawn
+// just above the chips' faces, never hidden inside them.
+SceneGeometry buildScene(const Topology& topology, LayoutKind layout,
+                         const SceneOptions& options = {});
+
+// Every layout, in menu order.
+std::vector<LayoutKind> allLayouts();
 
 } // namespace podscope::ui

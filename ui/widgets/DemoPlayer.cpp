@@ -52,6 +52,7 @@ DemoPlayer::DemoPlayer(MainWindow& window, Explorer& explorer)
     dock_->installEventFilter(this);
     connect(&explorer_, &Explorer::analysisShown, this, &DemoPlayer::checkReady);
     connect(&window_, &MainWindow::runShown, this, &DemoPlayer::checkReady);
+    connect(&window_, &MainWindow::stepRunShown, this, &DemoPlayer::checkReady);
     auto fail = [this](const QString& message) {
         if (active() && waiting_) {
             waiting_ = false;
@@ -183,6 +184,7 @@ void DemoPlayer::showStep(int step) {
     if (window_.colorMode() != current.colorMode) {
         window_.setColorMode(current.colorMode);
     }
+    window_.setReplayKind(current.replay);
     // An undoable edit: leaving the demo keeps this configuration, and Undo steps back.
     explorer_.document().edit(current.scenario, tr("demo step %1").arg(step_ + 1));
     window_.statusBar()->showMessage(tr("Demo: %1, step %2").arg(QString::fromStdString(script_.title)).arg(step_ + 1));
@@ -256,6 +258,13 @@ void DemoPlayer::checkReady() {
     }
     const ScenarioRun* run = window_.currentRun();
     if (!run || !sameView(run->scenario, window_.viewScenario())) {
+        return;
+    }
+    // The step replay waits for the step timeline of this step's configuration.
+    const StepRun* stepRun = window_.stepRun();
+    if (current.replay != ReplayKind::Collective &&
+        (window_.simulatingStep() || !stepRun || stepRun->kind != current.replay ||
+         !sameScenario(stepRun->scenario, current.scenario))) {
         return;
     }
     waiting_ = false;

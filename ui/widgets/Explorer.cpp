@@ -262,6 +262,7 @@ void Explorer::showAnalysis(std::shared_ptr<const TrainingAnalysis> analysis) {
     deltas_->setText(deltas());
     setStale(false);
     window_.showScenario(gradientSyncView(analysis_->scenario, analysis_->result));
+    window_.showTraining(analysis_->scenario);
     emit analysisShown();
 }
 

@@ -2,6 +2,7 @@
 
 #include "collective/Schedule.hpp"
 #include "topology/TopologyPresets.hpp"
+#include "session/ScenarioDocument.hpp"
 #include "training/StepModel.hpp"
 #include "view/TrainingAnalysis.hpp"
 #include "vtk/VtkView.hpp"
@@ -9,6 +10,7 @@
 #include "widgets/Explorer.hpp"
 #include "widgets/LatestOnlyRunner.hpp"
 #include "widgets/LegendWidget.hpp"
+#include "widgets/TimelinePanel.hpp"
 
 #include <QAction>
 #include <QCloseEvent>
@@ -22,6 +24,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSlider>
+#include <QSplitter>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabBar>
@@ -39,6 +42,11 @@ namespace {
 constexpr int kScrubberSteps = 2000;
 // At 1x a whole collective replays in this many seconds of wall time, whatever its length.
 constexpr double kReplaySeconds = 6.0;
+// At 1x a whole training step replays in this many seconds: it has many more phases to see.
+constexpr double kStepReplaySeconds = 20.0;
+// In the step replay, link utilisation is taken at the replay time (a window would blur the
+// short exchanges of a step into dark links).
+constexpr double kStepWindowFraction = 0.0;
 // Link colours average utilisation over this fraction of the collective.
 constexpr double kWindowFraction = 1.0 / 80.0;
 
@@ -58,12 +66,14 @@ QString microseconds(double seconds) { return QString::number(seconds * 1e6, 'f'
 
 MainWindow::MainWindow(const Scenario& training, bool withView, QWidget* parent)
     : QMainWindow(parent)
-    , scenario_(initialView(training)) {
+    , scenario_(initialView(training))
+    , training_(training) {
     setWindowTitle(QStringLiteral("PodScope"));
     runner_ = new LatestOnlyRunner(this);
+    stepRunner_ = new LatestOnlyRunner(this);
     if (withView) {
         view_ = new VtkView(this);
-        view_->setMinimumSize(320, 240);
+        view_->setMinimumSize(320, 160); // the step replay's timeline panel shares the column
     } else {
         placeholder_ = new QLabel(tr("3-D view unavailable on this display platform"), this);
         placeholder_->setAlignment(Qt::AlignCenter);
@@ -98,6 +108,28 @@ MainWindow::MainWindow(const Scenario& training, bool withView, QWidget* parent)
         cancel_->setVisible(false);
         status_->setText(tr("Simulation cancelled; showing the previous result"));
     });
+    connect(stepRunner_, &LatestOnlyRunner::started, this, [this] {
+        progress_->setVisible(true);
+        cancel_->setVisible(true);
+        status_->setText(tr("Simulating the training step on every chip ..."));
+    });
+    connect(stepRunner_, &LatestOnlyRunner::finished, this, [this](std::shared_ptr<const void> result) {
+        progress_->setVisible(runner_->busy());
+        cancel_->setVisible(runner_->busy());
+        showStepRun(std::static_pointer_cast<const StepRun>(result));
+    });
+    connect(stepRunner_, &LatestOnlyRunner::failed, this, [this](const QString& message) {
+        progress_->setVisible(runner_->busy());
+        cancel_->setVisible(runner_->busy());
+        status_->setText(tr("Step simulation failed: %1").arg(message));
+        emit runFailed(message);
+    });
+    connect(stepRunner_, &LatestOnlyRunner::cancelled, this, [this] {
+        progress_->setVisible(runner_->busy());
+        cancel_->setVisible(runner_->busy());
+        status_->setText(stepRun_ ? tr("Step simulation cancelled; showing the previous step")
+                                  : tr("Step simulation cancelled"));
+    });
     requestRun();
     explorer_->start();
 }
@@ -121,11 +153,12 @@ void MainWindow::buildControls() {
     toolbar->setMovable(false);
 
     layoutBox_ = new QComboBox(this);
-    for (auto l : {LayoutKind::Torus, LayoutKind::Grid, LayoutKind::Physical}) {
+    for (auto l : allLayouts()) {
         layoutBox_->addItem(QString::fromStdString(toString(l)));
     }
     layoutBox_->setToolTip(tr("torus: wrapped dimensions bent into circles; grid: flat, wrap links as arcs; "
-                              "physical: chips grouped by tray, host and pod"));
+                              "physical: chips grouped by tray, host and pod; unrolled: the grid from above, small chips, "
+                              "links as a heat map"));
     toolbar->addWidget(new QLabel(tr(" Layout "), this));
     toolbar->addWidget(layoutBox_);
 
@@ -136,6 +169,17 @@ void MainWindow::buildControls() {
     colorBox_->setToolTip(tr("What chips are coloured by; links always show their utilisation per direction"));
     toolbar->addWidget(new QLabel(tr(" Colour chips by "), this));
     toolbar->addWidget(colorBox_);
+
+    replayBox_ = new QComboBox(this);
+    replayBox_->addItem(tr("gradient sync"), QString::fromStdString(toString(ReplayKind::Collective)));
+    replayBox_->addItem(tr("whole step"), QString::fromStdString(toString(ReplayKind::Step)));
+    replayBox_->addItem(tr("step + evaluation"),
+                        QString::fromStdString(toString(ReplayKind::StepWithEvaluation)));
+    replayBox_->setToolTip(tr("What the 3-D view replays: the gradient all-reduce on the links, "
+                              "or the whole training step (every chip coloured by what it does, "
+                              "with the timeline panel under the view)"));
+    toolbar->addWidget(new QLabel(tr(" Replay "), this));
+    toolbar->addWidget(replayBox_);
 
     toolbar->addSeparator();
     struct CameraButton {
@@ -170,7 +214,16 @@ void MainWindow::buildControls() {
     column->addWidget(caption_);
     staleView_ = staleMarkLabel();
     column->addWidget(staleView_);
-    column->addWidget(view_ ? static_cast<QWidget*>(view_) : placeholder_, 1);
+    timelinePanel_ = new TimelinePanel(this);
+    timelinePanel_->setVisible(false);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->setObjectName("viewSplitter");
+    split->setChildrenCollapsible(false);
+    split->addWidget(view_ ? static_cast<QWidget*>(view_) : placeholder_);
+    split->addWidget(timelinePanel_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    column->addWidget(split, 1);
 
     auto* playback = new QHBoxLayout();
     play_ = new QToolButton(this);
@@ -244,6 +297,14 @@ void MainWindow::buildControls() {
     statusBar()->addPermanentWidget(cancel_);
 
     connect(cancel_, &QPushButton::clicked, runner_, &LatestOnlyRunner::cancel);
+    connect(cancel_, &QPushButton::clicked, stepRunner_, &LatestOnlyRunner::cancel);
+    connect(replayBox_, &QComboBox::currentIndexChanged, this, [this](int index) {
+        setReplayKind(parseReplayKind(replayBox_->itemData(index).toString().toStdString()));
+    });
+    connect(timelinePanel_, &TimelinePanel::timeRequested, this, [this](double t) {
+        setPlaying(false);
+        setTimeUs(t * 1e6);
+    });
     connect(layoutBox_, &QComboBox::currentTextChanged, this,
             [this](const QString& text) { setLayoutKind(parseLayout(text.toStdString())); });
     connect(colorBox_, &QComboBox::currentTextChanged, this,
@@ -275,6 +336,22 @@ void MainWindow::buildControls() {
 
 void MainWindow::buildViewMenu() {
     QMenu* menu = menuBar()->addMenu(tr("&View"));
+    linkHeatAction_ = menu->addAction(tr("Step replay: links by &utilisation"));
+    linkHeatAction_->setCheckable(true);
+    linkHeatAction_->setToolTip(tr("In the whole-step replay, colour links by their utilisation "
+                                   "(a heat map) instead of by the kind of traffic they carry"));
+    connect(linkHeatAction_, &QAction::toggled, this, [this](bool on) {
+        if ((stepLinkColors_ == StepLinkColors::Utilisation) != on) {
+            setStepLinkColors(on ? StepLinkColors::Utilisation : StepLinkColors::TrafficKind);
+        }
+    });
+    wrapArcsAction_ = menu->addAction(tr("&Wrap-around arcs"));
+    wrapArcsAction_->setCheckable(true);
+    wrapArcsAction_->setChecked(true);
+    wrapArcsAction_->setToolTip(tr("Draw the wrap-around links as arcs in the grid and physical "
+                                   "layouts (off: the chips under them show)"));
+    connect(wrapArcsAction_, &QAction::toggled, this, &MainWindow::setWrapArcs);
+    menu->addSeparator();
     QAction* presentation = menu->addAction(tr("&Presentation layout"), this, [this] {
         const bool on = !presentation_;
         setPresentation(on);
@@ -420,9 +497,7 @@ void MainWindow::showRun(std::shared_ptr<const ScenarioRun> run) {
     const auto& now = run_->topology.spec();
     if (previous && scene_ && was.dims == now.dims && was.wrap == now.wrap && was.podDims == now.podDims &&
         was.hostBlock == now.hostBlock) {
-        coloring_ = std::make_unique<FrameColoring>(run_->topology, *scene_, *run_->replay,
-                                                    run_->scenario.modelParallelTile,
-                                                    run_->scenario.replicasPerChip);
+        rebuildColorings();
         renderFrame();
     } else {
         rebuildScene();
@@ -435,12 +510,14 @@ void MainWindow::rebuildScene() {
         return;
     }
     coloring_.reset();
-    scene_ = std::make_unique<SceneGeometry>(buildScene(run_->topology, layout_));
-    coloring_ = std::make_unique<FrameColoring>(run_->topology, *scene_, *run_->replay,
-                                                run_->scenario.modelParallelTile,
-                                                run_->scenario.replicasPerChip);
+    stepColoring_.reset();
+    scene_ = std::make_unique<SceneGeometry>(buildScene(*sceneTopology(), layout_, sceneOptions_));
+    rebuildColorings();
     if (view_) {
         view_->setScene(*scene_);
+        if (layout_ == LayoutKind::Unrolled) {
+            view_->setCamera(VtkView::CameraPreset::Top);
+        }
     }
     renderFrame();
 }
@@ -450,7 +527,20 @@ void MainWindow::setLayoutKind(LayoutKind layout) {
     layoutBox_->blockSignals(true);
     layoutBox_->setCurrentText(QString::fromStdString(toString(layout)));
     layoutBox_->blockSignals(false);
+    if (layout == LayoutKind::Unrolled) {
+        // The unrolled layout is the heat map of link utilisation.
+        stepLinkColors_ = StepLinkColors::Utilisation;
+        linkHeatAction_->setChecked(true);
+    }
     rebuildScene();
+}
+
+void MainWindow::setWrapArcs(bool shown) {
+    wrapArcsAction_->setChecked(shown);
+    if (sceneOptions_.wrapArcs != shown) {
+        sceneOptions_.wrapArcs = shown;
+        rebuildScene();
+    }
 }
 
 void MainWindow::setColorMode(ColorMode mode) {
@@ -461,7 +551,161 @@ void MainWindow::setColorMode(ColorMode mode) {
     renderFrame();
 }
 
-double MainWindow::durationUs() const { return run_ ? run_->replay->durationS() * 1e6 : 0; }
+// Same chips in the same places: a scene built for one serves the other.
+static bool sameGrid(const Topology& a, const Topology& b) {
+    return a.spec().dims == b.spec().dims && a.spec().wrap == b.spec().wrap &&
+           a.spec().podDims == b.spec().podDims && a.spec().hostBlock == b.spec().hostBlock;
+}
+
+const Topology* MainWindow::sceneTopology() const {
+    if (replaysStep() && stepRun_) {
+        return &stepRun_->topology();
+    }
+    return run_ ? &run_->topology : nullptr;
+}
+
+void MainWindow::rebuildColorings() {
+    coloring_.reset();
+    stepColoring_.reset();
+    if (!scene_) {
+        return;
+    }
+    // Each colouring only where the scene has its topology's chips.
+    if (run_ && sameGrid(run_->topology, *sceneTopology())) {
+        coloring_ = std::make_unique<FrameColoring>(run_->topology, *scene_, *run_->replay,
+                                                    run_->scenario.modelParallelTile,
+                                                    run_->scenario.replicasPerChip);
+    }
+    if (stepRun_ && sameGrid(stepRun_->topology(), *sceneTopology())) {
+        stepColoring_ = std::make_unique<StepColoring>(*stepRun_, *scene_);
+    }
+}
+
+void MainWindow::showTraining(const Scenario& training) {
+    if (training_ && sameScenario(*training_, training) && (stepRun_ || simulatingStep())) {
+        return;
+    }
+    training_ = training;
+    if (replaysStep()) {
+        requestStepRun();
+    }
+}
+
+bool MainWindow::simulatingStep() const { return stepRunner_->busy(); }
+
+void MainWindow::cancelStep() { stepRunner_->cancel(); }
+
+void MainWindow::requestStepRun() {
+    if (!training_) {
+        return;
+    }
+    stepRunner_->request([training = *training_, kind = replayKind_]() -> std::shared_ptr<const void> {
+        return runStep(training, kind);
+    });
+}
+
+void MainWindow::showStepRun(std::shared_ptr<const StepRun> run) {
+    const double fraction = durationUs() > 0 ? timeS_ / (durationUs() * 1e-6) : 0.3;
+    const auto previous = std::exchange(stepRun_, std::move(run)); // alive until recoloured
+    timelinePanel_->setRun(stepRun_);
+    timelinePanel_->setChip(std::max<ChipId>(selected_, 0));
+    status_->setText(tr("Training step of %1 chips simulated in %2 ms: %3 per step")
+                         .arg(stepRun_->timeline.chips)
+                         .arg(stepRun_->wallS * 1e3, 0, 'f', 0)
+                         .arg(microseconds(stepRun_->timeline.stepS)));
+    if (replaysStep()) {
+        timeS_ = std::clamp(fraction, 0.0, 1.0) * stepRun_->timeline.stepS;
+        if (!scene_ || !run_ || !sameGrid(stepRun_->topology(), *sceneTopology()) ||
+            static_cast<std::int64_t>(scene_->chipPositions.size()) != stepRun_->timeline.chips) {
+            rebuildScene();
+        } else {
+            rebuildColorings();
+            renderFrame();
+        }
+    } else {
+        rebuildColorings();
+    }
+    emit stepRunShown();
+}
+
+void MainWindow::setReplayKind(ReplayKind kind) {
+    const bool kindChanged = kind != replayKind_;
+    const double fraction = durationUs() > 0 ? timeS_ / (durationUs() * 1e-6) : 0;
+    replayKind_ = kind;
+    replayBox_->blockSignals(true);
+    replayBox_->setCurrentIndex(replayBox_->findData(QString::fromStdString(toString(kind))));
+    replayBox_->blockSignals(false);
+    const bool panelWasShown = !timelinePanel_->isHidden();
+    timelinePanel_->setVisible(replaysStep());
+    if (replaysStep() && !panelWasShown) {
+        // The panel whole (its tracks, counts and axis), the 3-D view the rest.
+        // Once laid out, so that the splitter's height is the window's.
+        QTimer::singleShot(0, this, [this] {
+            auto* split = findChild<QSplitter*>("viewSplitter");
+            if (!split || timelinePanel_->isHidden()) {
+                return;
+            }
+            const int total = std::max(split->height() - split->handleWidth(), 1);
+            const int panel = std::min(timelinePanel_->sizeHint().height(), total * 3 / 5);
+            split->setSizes({total - panel, panel});
+        });
+    }
+    if (replaysStep() && (!stepRun_ || stepRun_->kind != kind ||
+                          (training_ && !sameScenario(stepRun_->scenario, *training_)))) {
+        requestStepRun();
+    }
+    if (!kindChanged) {
+        return;
+    }
+    timeS_ = std::clamp(fraction, 0.0, 1.0) * durationUs() * 1e-6;
+    const Topology* topology = sceneTopology();
+    if (scene_ && topology &&
+        static_cast<std::int64_t>(scene_->chipPositions.size()) == topology->chipCount() &&
+        (!run_ || !stepRun_ || sameGrid(run_->topology, stepRun_->topology()))) {
+        rebuildColorings();
+        renderFrame();
+    } else {
+        rebuildScene();
+    }
+}
+
+void MainWindow::setStepLinkColors(StepLinkColors colors) {
+    stepLinkColors_ = colors;
+    linkHeatAction_->setChecked(colors == StepLinkColors::Utilisation);
+    renderFrame();
+}
+
+bool MainWindow::setTimeAtActivity(podscope::ChipActivity activity) {
+    if (!replaysStep() || !stepRun_) {
+        return false;
+    }
+    const StepTimeline& timeline = stepRun_->timeline;
+    double bestS = -1, at = 0;
+    for (const int index : timeline.foreground) {
+        const TimelineItem& item = timeline.items[static_cast<std::size_t>(index)];
+        const ChipSpan& span = item.spanOf(0);
+        if (item.activity == activity && span.endS - span.startS > bestS) {
+            bestS = span.endS - span.startS;
+            at = (span.startS + span.endS) / 2;
+        }
+    }
+    if (bestS < 0) {
+        return false;
+    }
+    setTimeUs(at * 1e6);
+    return true;
+}
+
+void MainWindow::setTimeFraction(double fraction) {
+    setTimeUs(std::clamp(fraction, 0.0, 1.0) * durationUs());
+}
+
+double MainWindow::durationUs() const {
+    if (replaysStep()) {
+        return stepRun_ ? stepRun_->timeline.stepS * 1e6 : 0;
+    }
+    return run_ ? run_->replay->durationS() * 1e6 : 0;
+}
 
 void MainWindow::setTimeUs(double microsecondsValue) {
     const double duration = durationUs() * 1e-6;
@@ -481,11 +725,11 @@ void MainWindow::setPlaying(bool playing) {
 }
 
 void MainWindow::advanceFrame(double wallSeconds) {
-    if (!run_) {
+    const double duration = durationUs() * 1e-6;
+    if (duration <= 0) {
         return;
     }
-    const double duration = run_->replay->durationS();
-    timeS_ += wallSeconds * speed_ * duration / kReplaySeconds;
+    timeS_ += wallSeconds * speed_ * duration / (replaysStep() ? kStepReplaySeconds : kReplaySeconds);
     if (timeS_ > duration) {
         timeS_ = std::fmod(timeS_, duration);
     }
@@ -499,11 +743,20 @@ void MainWindow::tick() {
 }
 
 void MainWindow::renderFrame() {
-    if (!coloring_) {
-        return;
+    const double duration = durationUs() * 1e-6;
+    if (replaysStep()) {
+        if (!stepColoring_) {
+            return;
+        }
+        stepColoring_->compute(timeS_, selected_, stepLinkColors_,
+                               stepRun_->timeline.stepS * kStepWindowFraction, frame_);
+        timelinePanel_->setCursorS(timeS_);
+    } else {
+        if (!coloring_) {
+            return;
+        }
+        coloring_->compute(timeS_, duration * kWindowFraction, colorMode_, frame_);
     }
-    const double duration = run_->replay->durationS();
-    coloring_->compute(timeS_, duration * kWindowFraction, colorMode_, frame_);
     if (view_) {
         view_->setChipColors(frame_.chips);
         view_->setLinkColors(frame_.links);
@@ -609,6 +862,10 @@ void MainWindow::selectChip(ChipId chip) {
         }
         return;
     }
+    if (replaysStep()) {
+        timelinePanel_->setChip(chip);
+        renderFrame(); // the caption follows the selected chip
+    }
     const Topology& t = run_->topology;
     const auto& links = run_->simulation.links;
     double sent = 0, received = 0, busiest = 0;
@@ -655,7 +912,7 @@ void MainWindow::selectChip(ChipId chip) {
                           .arg(received / 1048576.0, 0, 'f', 2)
                           .arg(busiest * 100, 0, 'f', 1));
     if (view_) {
-        view_->setHighlighted(ringOf(chip));
+        view_->setHighlighted(replaysStep() ? std::vector<ChipId>{chip} : ringOf(chip));
     }
 }
 

@@ -4,12 +4,15 @@
 #include "view/FrameColoring.hpp"
 #include "training/Scenario.hpp"
 #include "view/ScenarioRun.hpp"
+#include "view/StepColoring.hpp"
+#include "view/StepRun.hpp"
 
 #include <QElapsedTimer>
 #include <QMainWindow>
 #include <QTimer>
 
 #include <memory>
+#include <optional>
 
 class QAction;
 class QComboBox;
@@ -26,6 +29,7 @@ class DemoPlayer;
 class Explorer;
 class LegendWidget;
 class LatestOnlyRunner;
+class TimelinePanel;
 class VtkView;
 
 // The main window: the 3-D multipod in the centre, playback controls below it, legend and
@@ -44,7 +48,32 @@ public:
     DemoPlayer* demos() const { return demos_; }
     const ViewScenario& viewScenario() const { return scenario_; }
 
+    // The training configuration the step replay simulates (the explorer's analysed one); the
+    // step timeline is recomputed off the UI thread when the step replay shows and it changed.
+    void showTraining(const Scenario& training);
+    // The collective (gradient sync) or the whole step; the timeline panel shows in the latter.
+    void setReplayKind(ReplayKind kind);
+    ReplayKind replayKind() const { return replayKind_; }
+    bool replaysStep() const { return replayKind_ != ReplayKind::Collective; }
+    const StepRun* stepRun() const { return stepRun_.get(); }
+    TimelinePanel* timelinePanel() const { return timelinePanel_; }
+    // Whether a step timeline is being simulated; cancelStep() drops it (the last one stays).
+    bool simulatingStep() const;
+    void cancelStep();
+    // The replay time as a fraction (0..1) of what is replayed.
+    void setTimeFraction(double fraction);
+    // In the step replay: the middle of the longest span in which chip 0 does `activity`
+    // (screenshots of a phase, whatever the configuration's timing). False when it never does.
+    bool setTimeAtActivity(podscope::ChipActivity activity);
+    // In the step replay, links by utilisation (a heat map) instead of by traffic kind.
+    void setStepLinkColors(StepLinkColors colors);
+    StepLinkColors stepLinkColors() const { return stepLinkColors_; }
+
     void setLayoutKind(LayoutKind layout);
+    // Wrap-around links as arcs in the grid and physical layouts (on by default).
+    void setWrapArcs(bool shown);
+    bool wrapArcs() const { return sceneOptions_.wrapArcs; }
+    const SceneGeometry* scene() const { return scene_.get(); }
     void setColorMode(ColorMode mode);
     LayoutKind layoutKind() const { return layout_; }
     ColorMode colorMode() const { return colorMode_; }
@@ -95,6 +124,8 @@ signals:
     // A simulation result is on screen (scene built, first frame coloured).
     void runShown();
     void runFailed(const QString& message);
+    // A step timeline is on screen (3-D colours and the timeline panel).
+    void stepRunShown();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -105,6 +136,11 @@ private:
     void requestRun();
     void showRun(std::shared_ptr<const ScenarioRun> run);
     void rebuildScene();
+    void requestStepRun();
+    void showStepRun(std::shared_ptr<const StepRun> run);
+    // The topology the scene is built from: the step's in the step replay, else the collective's.
+    const Topology* sceneTopology() const;
+    void rebuildColorings();
     void renderFrame();
     void tick();
     std::vector<ChipId> ringOf(ChipId chip) const;
@@ -112,11 +148,22 @@ private:
 
     ViewScenario scenario_;
     LayoutKind layout_ = LayoutKind::Torus;
+    SceneOptions sceneOptions_;
+    QAction* wrapArcsAction_ = nullptr;
     ColorMode colorMode_ = ColorMode::ChipState;
     std::shared_ptr<const ScenarioRun> run_;
     std::unique_ptr<SceneGeometry> scene_;
     std::unique_ptr<FrameColoring> coloring_;
     FrameColors frame_;
+    ReplayKind replayKind_ = ReplayKind::Collective;
+    StepLinkColors stepLinkColors_ = StepLinkColors::TrafficKind;
+    QAction* linkHeatAction_ = nullptr;
+    std::optional<Scenario> training_;
+    std::shared_ptr<const StepRun> stepRun_;
+    std::unique_ptr<StepColoring> stepColoring_;
+    LatestOnlyRunner* stepRunner_ = nullptr;
+    TimelinePanel* timelinePanel_ = nullptr;
+    QComboBox* replayBox_ = nullptr;
     double timeS_ = 0;
     double speed_ = 1;
     ChipId selected_ = -1;

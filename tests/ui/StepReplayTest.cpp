@@ -1,0 +1,232 @@
+// The step replay's colours, counts and tracks (issue 13), against the step timeline itself.
+#include "color/ActivityColors.hpp"
+#include "common/InputError.hpp"
+#include "demo/DemoScript.hpp"
+#include "scene/SceneLayout.hpp"
+#include "training/Presets.hpp"
+#include "view/StepColoring.hpp"
+#include "view/StepRun.hpp"
+#include "view/TimelineTracks.hpp"
+
+#include <algorithm>
+#include <gtest/gtest.h>
+#include <set>
+
+namespace podscope::ui {
+namespace {
+
+const StepRun& resnetStep() {
+    static const auto run =
+        runStep(loadPreset("mlperf07-resnet50-tf-4096").scenario, ReplayKind::Step);
+    return *run;
+}
+
+TEST(StepReplay, ReplayKindsRoundTripAndUnknownOnesAreRefused) {
+    for (ReplayKind kind :
+         {ReplayKind::Collective, ReplayKind::Step, ReplayKind::StepWithEvaluation}) {
+        EXPECT_EQ(parseReplayKind(toString(kind)), kind);
+    }
+    try {
+        parseReplayKind("whole");
+        FAIL() << "accepted an unknown replay";
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.field(), "replay");
+        EXPECT_NE(std::string(e.what()).find("step-eval"), std::string::npos) << e.what();
+    }
+}
+
+TEST(StepReplay, ActivityColoursAreDistinct) {
+    std::set<std::tuple<int, int, int>> colours;
+    for (podscope::ChipActivity a : activitiesInLegendOrder()) {
+        const Rgb c = activityColor(a);
+        colours.insert({c.r, c.g, c.b});
+    }
+    EXPECT_EQ(colours.size(), static_cast<std::size_t>(kChipActivityCount));
+    EXPECT_EQ(activityLegend().categories.size(), static_cast<std::size_t>(kChipActivityCount));
+}
+
+// Every chip's colour is the colour of StepTimeline::activityAt at that time, in the middle of
+// every item of the step (so forward, backward, gradient sync and the optimizer among them).
+TEST(StepReplay, ChipColoursAreTheActivityOfEveryChipAtTheTime) {
+    const StepRun& run = resnetStep();
+    const SceneGeometry scene = buildScene(run.topology(), LayoutKind::Torus);
+    StepColoring coloring(run, scene);
+    FrameColors frame;
+    std::set<podscope::ChipActivity> seen;
+    for (const int index : run.timeline.foreground) {
+        const ChipSpan& span = run.timeline.items[static_cast<std::size_t>(index)].common;
+        const double t = (span.startS + span.endS) / 2;
+        coloring.compute(t, 0, StepLinkColors::TrafficKind, 0, frame);
+        ASSERT_EQ(frame.chips.size(), static_cast<std::size_t>(run.topology().chipCount()));
+        for (ChipId c = 0; c < run.topology().chipCount(); c += 7) {
+            const podscope::ChipActivity a = run.timeline.activityAt(c, t);
+            ASSERT_EQ(frame.chips[static_cast<std::size_t>(c)], activityColor(a))
+                << "chip " << c << " at " << t;
+            seen.insert(a);
+        }
+        EXPECT_EQ(frame.links.size(), scene.links.size());
+        EXPECT_NE(frame.caption.find("chip 0"), std::string::npos) << frame.caption;
+    }
+    EXPECT_TRUE(seen.count(podscope::ChipActivity::Forward));
+    EXPECT_TRUE(seen.count(podscope::ChipActivity::Backward));
+    EXPECT_TRUE(seen.count(podscope::ChipActivity::Optimizer));
+}
+
+// Links show TimelineLinkUse's traffic kind, or its utilisation on the heat map's scale.
+TEST(StepReplay, LinksShowTheTrafficTheLinkUseReports) {
+    const StepRun& run = resnetStep();
+    const SceneGeometry scene = buildScene(run.topology(), LayoutKind::Grid);
+    StepColoring coloring(run, scene);
+    FrameColors frame;
+    std::vector<podscope::ChipActivity> kinds;
+    std::vector<float> use;
+    int busy = 0;
+    for (int k = 0; k <= 100; ++k) {
+        const double t = run.timeline.stepS * k / 100.0;
+        coloring.compute(t, 0, StepLinkColors::TrafficKind, 0, frame);
+        run.linkUse->kind(t, kinds);
+        for (std::size_t i = 0; i < scene.links.size(); i += 13) {
+            const podscope::ChipActivity kind = kinds[static_cast<std::size_t>(scene.links[i])];
+            if (carriesTraffic(kind)) {
+                EXPECT_EQ(frame.links[i], activityColor(kind));
+                ++busy;
+            } else {
+                EXPECT_EQ(frame.links[i], frame.linkLegend.categories.back().second);
+            }
+        }
+        const double window = run.timeline.stepS / 100;
+        coloring.compute(t, 0, StepLinkColors::Utilisation, window, frame);
+        EXPECT_TRUE(frame.linkLegend.continuous);
+        run.linkUse->utilisation(t, window, use);
+        for (std::size_t i = 0; i < scene.links.size(); i += 13) {
+            EXPECT_EQ(frame.links[i],
+                      utilizationColor(use[static_cast<std::size_t>(scene.links[i])]));
+        }
+    }
+    EXPECT_GT(busy, 0) << "no link ever carried traffic during the step";
+}
+
+// The panel's counts are the integral of activityAt over each bin: between consecutive span
+// boundaries of any chip nothing changes, so the exact integral is the count at each such
+// interval's middle times its overlap with the bin.
+TEST(StepReplay, ActivityCountsAreTheIntegralOfActivityAt) {
+    const StepRun& run = resnetStep();
+    const StepTimeline& timeline = run.timeline;
+    const int bins = 200;
+    const ActivityCounts counts = countActivities(timeline, bins);
+    ASSERT_EQ(counts.bins(), bins);
+    std::set<double> boundaries{0.0, timeline.stepS};
+    for (const int index : timeline.foreground) {
+        const TimelineItem& item = timeline.items[static_cast<std::size_t>(index)];
+        for (const ChipSpan* span : {&item.common}) {
+            boundaries.insert({span->readyS, span->startS, span->endS});
+        }
+        for (const auto& exception : item.exceptions) {
+            boundaries.insert(
+                {exception.second.readyS, exception.second.startS, exception.second.endS});
+        }
+    }
+    for (int b = 0; b < bins; ++b) {
+        boundaries.insert(b * counts.binS);
+    }
+    std::vector<double> exact(static_cast<std::size_t>(bins) * kChipActivityCount, 0.0);
+    for (auto it = boundaries.begin(); std::next(it) != boundaries.end(); ++it) {
+        const double lo = *it, hi = *std::next(it);
+        if (hi - lo < 1e-15 || lo >= timeline.stepS) {
+            continue;
+        }
+        const int bin = std::min(static_cast<int>((lo + hi) / 2 / counts.binS), bins - 1);
+        for (ChipId c = 0; c < timeline.chips; ++c) {
+            const auto a = static_cast<std::size_t>(timeline.activityAt(c, (lo + hi) / 2));
+            exact[static_cast<std::size_t>(bin) * kChipActivityCount + a] +=
+                (hi - lo) / counts.binS;
+        }
+    }
+    for (int b = 0; b < bins; ++b) {
+        for (int a = 0; a < kChipActivityCount; ++a) {
+            EXPECT_NEAR(counts.at(b, static_cast<podscope::ChipActivity>(a)),
+                        exact[static_cast<std::size_t>(b) * kChipActivityCount +
+                              static_cast<std::size_t>(a)],
+                        1e-3 * timeline.chips)
+                << "bin " << b << " activity "
+                << podscope::toString(static_cast<podscope::ChipActivity>(a));
+        }
+    }
+}
+
+// Each track holds exactly the items of its kinds, at the chip's own spans, in lanes that never
+// overlap.
+TEST(StepReplay, TracksHoldTheChipsSpansInLanesThatDoNotOverlap) {
+    const StepRun& run = resnetStep();
+    const ChipId chip = 1234;
+    const auto tracks = buildChipTracks(run.timeline, chip);
+    std::size_t placed = 0;
+    for (const Track& track : tracks) {
+        for (std::size_t i = 0; i < track.spans.size(); ++i) {
+            const TrackSpan& span = track.spans[i];
+            const TimelineItem& item = run.timeline.items[static_cast<std::size_t>(span.item)];
+            EXPECT_NE(std::find(track.activities.begin(), track.activities.end(), item.activity),
+                      track.activities.end());
+            EXPECT_EQ(span.startS, item.spanOf(chip).startS);
+            EXPECT_EQ(span.endS, item.spanOf(chip).endS);
+            EXPECT_LT(span.lane, track.lanes);
+            for (std::size_t j = 0; j < i; ++j) {
+                if (track.spans[j].lane == span.lane) {
+                    EXPECT_LE(track.spans[j].endS, span.readyS) << track.label;
+                }
+            }
+        }
+        placed += track.spans.size();
+    }
+    std::size_t shown = 0;
+    for (const auto& item : run.timeline.items) {
+        shown += item.activity != podscope::ChipActivity::Idle &&
+                 item.activity != podscope::ChipActivity::WaitingAtBarrier;
+    }
+    EXPECT_EQ(placed, shown);
+    EXPECT_FALSE(tracks[1].spans.empty()) << "no compute on the compute track";
+    const TrackSpan& first = tracks[1].spans.front();
+    EXPECT_EQ(spanAt(tracks[1], (first.startS + first.endS) / 2, 0), &first);
+    EXPECT_EQ(spanAt(tracks[1], -1.0, 0), nullptr);
+}
+
+} // namespace
+} // namespace podscope::ui
+
+namespace podscope::ui {
+namespace {
+
+// The demos' step-replay steps open on their point (issue 13): what chip 0 does at the step's
+// time fraction of the replayed step.
+TEST(StepReplay, DemoStepsShowTheirPointInTheStepReplay) {
+    struct Point {
+        const char* demo;
+        int step; // 0-based
+        ReplayKind replay;
+        std::vector<podscope::ChipActivity> shows;
+    };
+    const std::vector<Point> points = {
+        {"input-pipeline", 2, ReplayKind::Step, {podscope::ChipActivity::WaitingForInput}},
+        {"weight-update-sharding", 1, ReplayKind::Step,
+         {podscope::ChipActivity::GradientSync, podscope::ChipActivity::Optimizer}},
+        {"distributed-evaluation", 0, ReplayKind::StepWithEvaluation, {podscope::ChipActivity::Evaluating}},
+    };
+    for (const Point& point : points) {
+        const DemoScript demo = loadDemo(point.demo);
+        const DemoStep& step = demo.steps[static_cast<std::size_t>(point.step)];
+        EXPECT_EQ(step.replay, point.replay) << point.demo;
+        const auto run = runStep(step.scenario, step.replay);
+        const double t = step.timeFraction * run->timeline.stepS;
+        const podscope::ChipActivity a = run->timeline.activityAt(0, t);
+        EXPECT_NE(std::find(point.shows.begin(), point.shows.end(), a), point.shows.end())
+            << point.demo << " step " << point.step + 1 << " shows " << podscope::toString(a) << " at "
+            << step.timeFraction;
+    }
+    // A step without "replay" inherits the previous step's.
+    const DemoScript input = loadDemo("input-pipeline");
+    EXPECT_EQ(input.steps[0].replay, ReplayKind::Collective);
+    EXPECT_EQ(input.steps[3].replay, ReplayKind::Step);
+}
+
+} // namespace
+} // namespace podscope::ui
