@@ -49,11 +49,6 @@ QString bytes(double count) {
     return QString::number(count, 'f', 0) + " B";
 }
 
-// Text colour readable on a fill: black on light colours, white on dark ones.
-QColor textOn(QColor fill) {
-    return fill.lightnessF() > 0.55 ? Qt::black : Qt::white;
-}
-
 } // namespace
 
 TimelinePanel::TimelinePanel(QWidget* parent)
