@@ -58,6 +58,9 @@ std::string tuneText(const TuneReport& r) {
             << formatSeconds(t.stepTimeS) << ", " << std::setprecision(4)
             << t.throughputExamplesPerS << " examples/s, " << t.steps << " steps, bottleneck "
             << t.bottleneck << (t.extrapolated ? ", batch EXTRAPOLATED" : "") << "\n";
+        if (r.settings.fidelity == Fidelity::Timeline && !row.confirmed) {
+            out << "     step timeline: " << row.timelineDifference << " (ranked as analytic)\n";
+        }
         if (row.confirmed) {
             out << "     step timeline: step " << formatSeconds(row.timelineStepS) << " (analytic "
                 << formatSeconds(t.trainStepS) << ", #" << row.analyticRank

@@ -1,5 +1,6 @@
 #include "search/TuneReport.hpp"
 
+#include "common/InputError.hpp"
 #include "timeline/StepTimeline.hpp"
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 #include <cstdio>
 #include <exception>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <thread>
 #include <tuple>
 
@@ -96,7 +98,17 @@ void confirmWithTimeline(std::vector<RankedConfiguration>& rows, int threads) {
         try {
             for (std::size_t i = next.fetch_add(1); i < rows.size(); i = next.fetch_add(1)) {
                 RankedConfiguration& row = rows[i];
-                const StepTimeline timeline = simulateStepTimeline(row.scenario);
+                std::optional<StepTimeline> run;
+                try {
+                    run = simulateStepTimeline(row.scenario);
+                } catch (const InputError& e) {
+                    // Too large for the event engine (ring steps times chunks): ranked as analytic.
+                    row.timelineDifference = std::string("not confirmed: ") + e.what();
+                    row.timelineStepS = row.result.trainStepS;
+                    row.timelineTimeToTrainS = row.result.timeToTrainS;
+                    continue;
+                }
+                const StepTimeline& timeline = *run;
                 row.confirmed = true;
                 row.timelineStepS = timeline.stepS;
                 row.timelineTimeToTrainS =
@@ -267,9 +279,10 @@ nlohmann::json toJson(const TuneReport& report) {
                                {"hbm_bytes_per_core", r.memory.total()},
                                {"breakdown", breakdown},
                                {"why_beats_next", row.whyBeatsNext}};
-        if (row.confirmed) {
+        if (report.settings.fidelity == Fidelity::Timeline) {
             item["analytic_rank"] = row.analyticRank;
-            item["timeline"] = {{"step_time_s", row.timelineStepS},
+            item["timeline"] = {{"confirmed", row.confirmed},
+                                {"step_time_s", row.timelineStepS},
                                 {"time_to_train_s", row.timelineTimeToTrainS},
                                 {"difference", row.timelineDifference}};
         }
