@@ -78,6 +78,48 @@ TEST(TuneCli, TextAndCsvAndTheOutFile) {
     }
 }
 
+// Bucketed 2d-dual sums in 16 chunks on the multipod are more ring steps than the event engine
+// simulates: the timeline fidelity ranks the configuration as analytic and says why, instead of
+// failing the search.
+TEST(TuneCli, TimelineFidelitySaysWhatItCouldNotConfirm) {
+    const auto r = runCli({"tune",
+                           "--model",
+                           "transformer",
+                           "--chips",
+                           "4096",
+                           "--fix",
+                           "gradient.algorithm=2d-dual",
+                           "--fix",
+                           "chunks=16",
+                           "--fix",
+                           "eval_mode=async",
+                           "--fix",
+                           "overlap=bucketed",
+                           "--fix",
+                           "precision=bf16",
+                           "--fix",
+                           "model_parallel=tensor:4",
+                           "--fix",
+                           "wus=on",
+                           "--fix",
+                           "dim_order=xy",
+                           "--fidelity",
+                           "timeline",
+                           "--top",
+                           "1",
+                           "--threads",
+                           "2",
+                           "--json"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto json = nlohmann::json::parse(r.out);
+    ASSERT_EQ(json["top"].size(), 1u);
+    const auto& timeline = json["top"][0]["timeline"];
+    EXPECT_FALSE(timeline["confirmed"].get<bool>());
+    EXPECT_NE(timeline["difference"].get<std::string>().find("not confirmed: "), std::string::npos)
+        << timeline;
+    EXPECT_EQ(timeline["time_to_train_s"], json["top"][0]["time_to_train_s"]);
+}
+
 TEST(TuneCli, BadFixExitsTwoNamingTheKeyOrValue) {
     const auto unknown = runCli(smallTune({"--fix", "gradient.chunk=8"}));
     EXPECT_EQ(unknown.status, 2);
