@@ -10,6 +10,7 @@
 #include "SweepCommand.hpp"
 #include "TimelineCommand.hpp"
 #include "TraceCommand.hpp"
+#include "TuneCommand.hpp"
 #include "common/InputError.hpp"
 
 #include <CLI/CLI.hpp>
@@ -41,6 +42,8 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
     auto* layersCmd = addLayersCommand(app, layersOptions);
     CalibrateOptions calibrateOptions;
     auto* calibrateCmd = addCalibrateCommand(app, calibrateOptions);
+    TuneOptions tuneOptions;
+    auto* tuneCmd = addTuneCommand(app, tuneOptions);
 
     // The command is the first word that is not a flag (the program takes no other words).
     for (int i = 1; i < argc; ++i) {
@@ -81,6 +84,8 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
             runLayersCommand(layersOptions, out);
         } else if (calibrateCmd->parsed()) {
             runCalibrateCommand(calibrateOptions, out);
+        } else if (tuneCmd->parsed()) {
+            return runTuneCommand(tuneOptions, out, err);
         } else {
             // The main job: the default configuration, summarised for a person.
             out << "PodScope " << PODSCOPE_VERSION << ": the default configuration\n\n";

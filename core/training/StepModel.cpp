@@ -1,8 +1,8 @@
 #include "training/StepModel.hpp"
 
 #include "common/InputError.hpp"
-#include "training/Framework.hpp"
 #include "training/ExchangeTimer.hpp"
+#include "training/Framework.hpp"
 #include "training/ResourceCache.hpp"
 
 #include <algorithm>
@@ -55,7 +55,8 @@ double evaluationDeviceSeconds(const StepPlan& p, double evalExamples) {
     const double perReplica = std::ceil(evalExamples / static_cast<double>(p.parallelism.replicas));
     double seconds = 0;
     for (std::size_t i = 0; i < p.graph->layers.size(); ++i) {
-        seconds += lowerLayer(p.graph->layers[i], perReplica, p.split, p.core, i > 0).forward.seconds;
+        seconds +=
+            lowerLayer(p.graph->layers[i], perReplica, p.split, p.core, i > 0).forward.seconds;
     }
     return seconds;
 }
@@ -83,7 +84,23 @@ std::vector<CollectiveSpec> gradientCollectives(const Scenario& s) {
     return specs;
 }
 
+std::vector<double> exchangeSeconds(const StepPlan& p) {
+    ExchangeTimer timer(p);
+    std::vector<double> seconds;
+    seconds.reserve(p.exchanges.size());
+    for (const Exchange& e : p.exchanges) {
+        seconds.push_back(timer.seconds(e));
+    }
+    return seconds;
+}
+
 TrainingResult evaluateStepPlan(const StepPlan& p, const Scenario& s) {
+    return evaluateStepPlan(p, s, evaluationDeviceSeconds(p, p.workload->evalExamples),
+                            exchangeSeconds(p));
+}
+
+TrainingResult evaluateStepPlan(const StepPlan& p, const Scenario& s, double evaluationDeviceS,
+                                const std::vector<double>& exchangeS) {
     const Workload& w = *p.workload;
     const Framework& fw = *p.framework;
     const PlatformFacts& platform = cachedResource<PlatformFacts>(s.hardware, loadPlatformFacts);
@@ -102,10 +119,10 @@ TrainingResult evaluateStepPlan(const StepPlan& p, const Scenario& s) {
     b.compute = forwardS + backwardS;
     r.computeEfficiency = b.compute > 0 ? flops / (b.compute * p.core.peakFlops()) : 0;
 
-    ExchangeTimer timer(p);
     double gatherS = 0, reduceFinishS = 0, reduceS = 0;
-    for (const Exchange& e : p.exchanges) {
-        const double t = timer.seconds(e);
+    for (std::size_t i = 0; i < p.exchanges.size(); ++i) {
+        const Exchange& e = p.exchanges[i];
+        const double t = exchangeS.at(i);
         switch (e.kind) {
         case ExchangeKind::Halo:
         case ExchangeKind::TensorAllReduce:
@@ -127,7 +144,8 @@ TrainingResult evaluateStepPlan(const StepPlan& p, const Scenario& s) {
     }
     r.gradientSyncS = reduceS + gatherS;
     const bool bucketed = s.gradient.overlap == GradientOverlap::Bucketed;
-    b.gradientSyncExposed = (bucketed ? std::max(0.0, reduceFinishS - backwardS) : reduceS) + gatherS;
+    b.gradientSyncExposed =
+        (bucketed ? std::max(0.0, reduceFinishS - backwardS) : reduceS) + gatherS;
     b.optimizer = kernelTime(p.optimizer.work, p.core).seconds;
     b.overhead = fw.perStepOverheadS;
 
@@ -180,14 +198,13 @@ TrainingResult evaluateStepPlan(const StepPlan& p, const Scenario& s) {
         schedule.async = *s.evalMode == EvalMode::Async;
     }
     const double batch = static_cast<double>(s.globalBatch);
-    const double unitExamples = schedule.unit == EvalSchedule::Unit::Epochs ? w.trainExamples
+    const double unitExamples = schedule.unit == EvalSchedule::Unit::Epochs  ? w.trainExamples
                                 : schedule.unit == EvalSchedule::Unit::Steps ? batch
                                                                              : 1.0;
     r.evaluations = evaluationCount(schedule, static_cast<double>(r.steps) * batch, unitExamples);
     // The evaluation steps run on the device either way; an asynchronous evaluation hides its
     // host work (metric, BLEU, COCO) behind training except for the last result.
-    const double deviceS = evaluationDeviceSeconds(p, w.evalExamples);
-    r.evaluationS = deviceS + (schedule.async ? 0.0 : schedule.fixedCostS);
+    r.evaluationS = evaluationDeviceS + (schedule.async ? 0.0 : schedule.fixedCostS);
     const int loops = std::max(r.evaluations, 1);
     const double firstExtraS = r.evaluations > 0 ? schedule.firstExtraS : 0.0;
     b.evalAmortized = (r.evaluations * r.evaluationS + firstExtraS + loops * fw.perLoopRoundTripS) /

@@ -2,10 +2,9 @@
 
 #include "input/HostInput.hpp"
 #include "parallelism/ParallelismPlan.hpp"
+#include "topology/Topology.hpp"
 #include "training/Scenario.hpp"
 #include "training/StepPlan.hpp"
-
-#include "topology/Topology.hpp"
 
 #include <cstdint>
 #include <string>
@@ -58,8 +57,8 @@ struct TrainingResult {
     int evaluations = 0;
     double evaluationS = 0; // one evaluation, as charged to the run
     double startupS = 0;
-    double finalEvalWaitS = 0; // asynchronous evaluation: wait for the last result
-    double gradientSyncS = 0;  // the whole gradient summation, before overlap
+    double finalEvalWaitS = 0;    // asynchronous evaluation: wait for the last result
+    double gradientSyncS = 0;     // the whole gradient summation, before overlap
     double computeEfficiency = 0; // useful MXU FLOP/s of the compute part over the core's peak
     StepBreakdown breakdown;
     std::string bottleneck;
@@ -84,5 +83,14 @@ double evaluationDeviceSeconds(const StepPlan& plan, double evalExamples);
 
 // The analytic evaluator over a built plan.
 TrainingResult evaluateStepPlan(const StepPlan& plan, const Scenario& scenario);
+// The same with the evaluation pass (evaluationDeviceSeconds) and every exchange of the plan
+// (exchangeSeconds, in the plan's order) already timed: a search evaluates one plan under many
+// settings and re-times only the exchanges a setting changes.
+TrainingResult evaluateStepPlan(const StepPlan& plan, const Scenario& scenario,
+                                double evaluationDeviceS,
+                                const std::vector<double>& exchangeSeconds);
+
+// The time of each of the plan's exchanges, in order, with the analytic collective engine.
+std::vector<double> exchangeSeconds(const StepPlan& plan);
 
 } // namespace podscope

@@ -1,0 +1,191 @@
+// podscope-cli tune (issue 14): output formats, --out written atomically, and the problems it
+// refuses with exit status 2 and the name of the problem.
+#include "CliRunner.hpp"
+#include "ScratchDir.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace podscope::cli {
+namespace {
+
+using test::runCli;
+
+// A small, quick space: Transformer on the multipod with most of the gradient settings pinned.
+std::vector<std::string> smallTune(std::vector<std::string> extra = {}) {
+    std::vector<std::string> args = {
+        "tune",  "--model",        "transformer", "--chips", "4096", "--fix", "gradient.chunks=4",
+        "--fix", "eval_mode=sync", "--threads",   "2"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+}
+
+TEST(TuneCli, JsonListsTheTopAndTheFront) {
+    const auto r = runCli(smallTune({"--json", "--top", "3"}));
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto json = nlohmann::json::parse(r.out);
+    EXPECT_EQ(json["model"], "transformer");
+    ASSERT_EQ(json["top"].size(), 3u);
+    const auto& space = json["space"];
+    std::uint64_t product = 1;
+    for (const auto& [key, values] : space["dimensions"].items()) {
+        product *= values.size();
+    }
+    EXPECT_EQ(space["configurations"].get<std::uint64_t>(), product);
+    EXPECT_EQ(space["evaluated"].get<std::uint64_t>() +
+                  space["skipped"]["hbm"].get<std::uint64_t>() +
+                  space["skipped"]["uneven"].get<std::uint64_t>() +
+                  space["skipped"]["unsupported"].get<std::uint64_t>(),
+              product);
+    EXPECT_EQ(json["top"][0]["settings"]["gradient.chunks"], "4");
+    EXPECT_LE(json["top"][0]["time_to_train_s"].get<double>(),
+              json["top"][1]["time_to_train_s"].get<double>());
+    EXPECT_FALSE(json["top"][0]["why_beats_next"].get<std::string>().empty());
+    EXPECT_EQ(json["pareto_front"]["axis"], "chips");
+    ASSERT_EQ(json["pareto_front"]["points"].size(), 1u); // one chip count
+    EXPECT_EQ(json["pareto_front"]["points"][0]["time_to_train_s"],
+              json["top"][0]["time_to_train_s"]);
+}
+
+TEST(TuneCli, TextAndCsvAndTheOutFile) {
+    const auto text = runCli(smallTune({"--top", "2"}));
+    ASSERT_EQ(text.status, 0) << text.err;
+    EXPECT_NE(text.out.find("top 2 by time-to-train"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("Pareto front"), std::string::npos);
+    EXPECT_EQ(text.err, ""); // no progress line when stderr is not a terminal
+
+    podscope::test::ScratchDir dir;
+    const auto file = (dir.path / "tune.csv").string();
+    const auto csv = runCli(smallTune({"--top", "2", "--csv", "--out", file}));
+    ASSERT_EQ(csv.status, 0) << csv.err;
+    EXPECT_EQ(csv.out, "");
+    const std::string written = podscope::test::readFile(file);
+    EXPECT_EQ(written.rfind("list,rank,chips,global_batch", 0), 0u) << written;
+    EXPECT_NE(written.find("\ntop,1,4096,"), std::string::npos);
+    EXPECT_NE(written.find("\npareto,1,4096,"), std::string::npos);
+    // Every line has the header's number of fields.
+    std::stringstream lines(written);
+    std::string header, line;
+    std::getline(lines, header);
+    const auto fields = std::count(header.begin(), header.end(), ',');
+    while (std::getline(lines, line)) {
+        EXPECT_EQ(std::count(line.begin(), line.end(), ','), fields) << line;
+    }
+}
+
+// Bucketed 2d-dual sums in 16 chunks on the multipod are more ring steps than the event engine
+// simulates: the timeline fidelity ranks the configuration as analytic and says why, instead of
+// failing the search.
+TEST(TuneCli, TimelineFidelitySaysWhatItCouldNotConfirm) {
+    const auto r = runCli({"tune",
+                           "--model",
+                           "transformer",
+                           "--chips",
+                           "4096",
+                           "--fix",
+                           "gradient.algorithm=2d-dual",
+                           "--fix",
+                           "chunks=16",
+                           "--fix",
+                           "eval_mode=async",
+                           "--fix",
+                           "overlap=bucketed",
+                           "--fix",
+                           "precision=bf16",
+                           "--fix",
+                           "model_parallel=tensor:4",
+                           "--fix",
+                           "wus=on",
+                           "--fix",
+                           "dim_order=xy",
+                           "--fidelity",
+                           "timeline",
+                           "--top",
+                           "1",
+                           "--threads",
+                           "2",
+                           "--json"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto json = nlohmann::json::parse(r.out);
+    ASSERT_EQ(json["top"].size(), 1u);
+    const auto& timeline = json["top"][0]["timeline"];
+    EXPECT_FALSE(timeline["confirmed"].get<bool>());
+    EXPECT_NE(timeline["difference"].get<std::string>().find("not confirmed: "), std::string::npos)
+        << timeline;
+    EXPECT_EQ(timeline["time_to_train_s"], json["top"][0]["time_to_train_s"]);
+}
+
+TEST(TuneCli, BadFixExitsTwoNamingTheKeyOrValue) {
+    const auto unknown = runCli(smallTune({"--fix", "gradient.chunk=8"}));
+    EXPECT_EQ(unknown.status, 2);
+    EXPECT_NE(
+        unknown.err.find("fix: unknown key 'gradient.chunk'; did you mean 'gradient.chunks'?"),
+        std::string::npos)
+        << unknown.err;
+    const auto value = runCli(smallTune({"--fix", "weight_update_sharding=maybe"}));
+    EXPECT_EQ(value.status, 2);
+    EXPECT_NE(value.err.find("fix: weight_update_sharding: 'maybe' is neither on nor off"),
+              std::string::npos)
+        << value.err;
+    const auto shape = runCli(smallTune({"--fix", "chunks"}));
+    EXPECT_EQ(shape.status, 2);
+    EXPECT_NE(shape.err.find("fix: 'chunks' must read key=value"), std::string::npos) << shape.err;
+    const auto twice = runCli(smallTune({"--fix", "chunks=8"}));
+    EXPECT_EQ(twice.status, 2);
+    EXPECT_NE(twice.err.find("fix: gradient.chunks is fixed twice"), std::string::npos)
+        << twice.err;
+}
+
+TEST(TuneCli, EmptySpaceExitsTwoWithTheCounts) {
+    // BERT's batch of 8192 on 16 chips needs 256 sequences per core: nothing fits.
+    const auto r = runCli({"tune", "--model", "bert", "--chips", "16", "--fix", "global_batch=8192",
+                           "--fix", "chunks=4", "--threads", "2"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("space: all "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("do not fit in HBM"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "");
+}
+
+TEST(TuneCli, ImpossibleObjectiveExitsTwo) {
+    const auto unknown = runCli(smallTune({"--objective", "time-to-trian"}));
+    EXPECT_EQ(unknown.status, 2);
+    EXPECT_NE(unknown.err.find(
+                  "objective: unknown objective 'time-to-trian'; did you mean 'time-to-train'?"),
+              std::string::npos)
+        << unknown.err;
+    const auto goal = runCli(smallTune({"--goal", "1"}));
+    EXPECT_EQ(goal.status, 2);
+    EXPECT_NE(goal.err.find("goal: no configuration reaches 1 s (time-to-train); the best of "),
+              std::string::npos)
+        << goal.err;
+    EXPECT_EQ(goal.out, "");
+}
+
+TEST(TuneCli, OtherBadFlagsExitTwo) {
+    for (const auto& [args, expected] :
+         std::vector<std::pair<std::vector<std::string>, std::string>>{
+             {{"tune", "--model", "resnet", "--chips", "16"},
+              "model: unknown model 'resnet'; did you mean 'resnet50'?"},
+             {{"tune", "--model", "bert", "--chips", "100"},
+              "chips: no standard slice has 100 chips"},
+             {{"tune", "--model", "bert", "--chips", "4096..16"},
+              "chips: the range 4096..16 is empty"},
+             {{"tune", "--model", "bert", "--chips", "16", "--top", "0"},
+              "top: must be between 1 and 100"},
+             {{"tune", "--model", "bert", "--chips", "16", "--fidelity", "timelin"},
+              "did you mean 'timeline'?"},
+             {{"tune", "--model", "bert", "--chips", "16", "--out", "/no/such/folder/x.json"},
+              "out: "}}) {
+        const auto r = runCli(args);
+        EXPECT_EQ(r.status, 2) << expected;
+        EXPECT_NE(r.err.find(expected), std::string::npos) << r.err;
+    }
+}
+
+} // namespace
+} // namespace podscope::cli
