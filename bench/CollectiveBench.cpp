@@ -50,6 +50,7 @@ void BM_AnalyticAllReduceMultipod(benchmark::State& state) {
 }
 BENCHMARK(BM_AnalyticAllReduceMultipod)
     ->Arg(static_cast<int>(Algorithm::TwoD))
+    ->Arg(static_cast<int>(Algorithm::TwoDDual))
     ->Arg(static_cast<int>(Algorithm::Ring))
     ->Arg(static_cast<int>(Algorithm::BidirRing))
     ->Arg(static_cast<int>(Algorithm::FlatRing))
@@ -68,6 +69,7 @@ void BM_AnalyticProfileBuildMultipod(benchmark::State& state) {
 }
 BENCHMARK(BM_AnalyticProfileBuildMultipod)
     ->Arg(static_cast<int>(Algorithm::TwoD))
+    ->Arg(static_cast<int>(Algorithm::TwoDDual))
     ->Arg(static_cast<int>(Algorithm::FlatRing))
     ->Unit(benchmark::kMicrosecond);
 

@@ -3,6 +3,7 @@
 #include "CalibrateCommand.hpp"
 #include "CollectiveCommand.hpp"
 #include "LayersCommand.hpp"
+#include "ParseErrorText.hpp"
 #include "PresetsCommand.hpp"
 #include "ReportCommand.hpp"
 #include "SimulateCommand.hpp"
@@ -38,12 +39,23 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
     CalibrateOptions calibrateOptions;
     auto* calibrateCmd = addCalibrateCommand(app, calibrateOptions);
 
+    // The command is the first word that is not a flag (the program takes no other words).
+    for (int i = 1; i < argc; ++i) {
+        if (argv[i][0] == '-') {
+            continue;
+        }
+        if (const auto problem = unknownCommand(app, argv[i])) {
+            err << "podscope-cli: error: " << *problem << "\n";
+            return kExitBadInput;
+        }
+        break;
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success& e) { // --help, --help-all, --version
         return app.exit(e, out, err);
     } catch (const CLI::ParseError& e) {
-        err << "podscope-cli: error: " << e.what() << "\n";
+        err << "podscope-cli: error: " << describeParseError(app, e) << "\n";
         return kExitBadInput;
     }
 

@@ -1,5 +1,7 @@
 #include "CollectiveCommand.hpp"
 
+#include "NumberFlags.hpp"
+#include "OutputPaths.hpp"
 #include "TextFormat.hpp"
 #include "collective/AnalyticEngine.hpp"
 #include "collective/CollectiveJson.hpp"
@@ -15,7 +17,6 @@
 #include <CLI/CLI.hpp>
 
 #include <chrono>
-#include <filesystem>
 #include <ostream>
 
 namespace podscope::cli {
@@ -26,15 +27,21 @@ CLI::App* addCollectiveCommand(CLI::App& app, CollectiveOptions& o) {
         ->capture_default_str();
     cmd->add_option("--wrap", o.wrap, "Wrapped dimensions: x, y, xy, xyz, all or none (DIMS default: none)");
     cmd->add_option("--op", o.op, "all-reduce, reduce-scatter or all-gather")->capture_default_str();
-    cmd->add_option("--algorithm", o.algorithm, "ring, bidir-ring, 2d or flat-ring")->capture_default_str();
+    cmd->add_option("--algorithm", o.algorithm, "ring, bidir-ring, 2d, 2d-dual or flat-ring")
+        ->capture_default_str();
     cmd->add_option("--bytes", o.bytes, "Payload per chip: 67108864, 64MiB, 1.5GB ...")->capture_default_str();
     cmd->add_option("--element", o.element, "Element type: bf16 or fp32")->capture_default_str();
     cmd->add_option("--groups", o.groups, "all, within:TILE (e.g. within:2x2) or across:TILE")->capture_default_str();
     cmd->add_option("--dim-order", o.dimOrder, "Order of dimensions for the reduce-scatter, e.g. yx (default: wrapped first)");
-    cmd->add_option("--link-bw", o.linkBwGBps, "Link bandwidth per direction in GB/s (default 82)");
-    cmd->add_option("--cross-pod-bw", o.crossPodBwGBps, "Bandwidth of links between pods in GB/s (default: --link-bw)");
-    cmd->add_option("--latency-us", o.latencyUs, "Latency per hop in microseconds (default 1)");
-    cmd->add_option("--chunks", o.chunks, "Chunks that pipeline through the ring steps")->capture_default_str();
+    cmd->add_option("--link-bw", o.linkBwGBps, "Link bandwidth per direction in GB/s (default 82)")
+        ->check(realNumber());
+    cmd->add_option("--cross-pod-bw", o.crossPodBwGBps, "Bandwidth of links between pods in GB/s (default: --link-bw)")
+        ->check(realNumber());
+    cmd->add_option("--latency-us", o.latencyUs, "Latency per hop in microseconds (default 1)")
+        ->check(realNumber());
+    cmd->add_option("--chunks", o.chunks, "Chunks that pipeline through the ring steps")
+        ->check(wholeNumberFor<int>())
+        ->capture_default_str();
     cmd->add_option("--engine", o.engine, "analytic or event")->capture_default_str();
     cmd->add_flag("--verify", o.verify, "Also run the schedule on real data and check the result");
     cmd->add_flag("--json", o.json, "Print one JSON object");
@@ -82,21 +89,23 @@ CollectiveSpec makeSpec(const CollectiveOptions& o, const Topology& topology) {
 void printText(const Topology& topology, const CollectiveSpec& spec, const CollectiveResult& result,
                double wallS, const std::optional<FunctionalCheck>& check, std::ostream& out) {
     out << "Topology   " << topology.spec().name << ": " << topology.dimsText() << " chips, wrap "
-        << topology.wrapText() << ", " << topology.chipCount() << " chips, " << topology.hostCount()
-        << " hosts, " << topology.podCount() << " pods\n";
+        << topology.wrapText() << ", " << formatCount(topology.chipCount(), "chip") << ", "
+        << formatCount(topology.hostCount(), "host") << ", " << formatCount(topology.podCount(), "pod")
+        << "\n";
     out << "Links      " << formatNumber(topology.spec().linkBandwidthBps / units::kGB) << " GB/s per direction, "
-        << formatNumber(topology.linkLatency() / units::kMicrosecond, 2) << " us per hop";
+        << formatNumber(topology.linkLatency() / units::kMicrosecond, 2) << " µs per hop";
     if (topology.spec().crossPodBandwidthBps != topology.spec().linkBandwidthBps) {
         out << ", " << formatNumber(topology.spec().crossPodBandwidthBps / units::kGB) << " GB/s between pods";
     }
     out << "\n";
     out << "Collective " << toString(spec.op) << " of " << formatBytes(spec.bytesPerChip) << " per chip ("
-        << toString(spec.element) << "), algorithm " << toString(spec.algorithm) << ", " << spec.chunks
-        << (spec.chunks == 1 ? " chunk" : " chunks") << ", groups " << toString(spec.groups) << " ("
+        << toString(spec.element) << "), algorithm " << toString(spec.algorithm) << ", "
+        << formatCount(spec.chunks, "chunk") << ", groups " << toString(spec.groups) << " ("
         << result.groupCount << " x " << result.groupSize << " chips)\n";
     out << "Engine     " << result.engine << " (" << formatDuration(wallS) << " wall";
     if (result.engine == "event") {
-        out << ", " << result.events << " ring steps, " << result.linkOccupancies << " link occupancies";
+        out << ", " << formatCount(result.events, "ring step") << ", "
+            << formatCount(result.linkOccupancies, "link occupancy", "link occupancies");
     }
     out << ")\n\n";
     for (const auto& phase : result.phases) {
@@ -112,7 +121,7 @@ void printText(const Topology& topology, const CollectiveSpec& spec, const Colle
         << formatPercent(result.meanLinkUtilization) << " of links used\n";
     if (check) {
         out << "Functional check     " << (check->verified ? "verified" : "FAILED: " + check->problem) << " ("
-            << check->elementsPerChip << " elements per chip)\n";
+            << formatCount(check->elementsPerChip, "element") << " per chip)\n";
     }
 }
 
@@ -128,11 +137,7 @@ void runCollectiveCommand(const CollectiveOptions& o, std::ostream& out) {
 
     if (!o.trace.empty()) {
         // Refuse a trace that cannot be written before spending seconds on the simulation.
-        const auto folder = std::filesystem::absolute(o.trace).parent_path();
-        if (!std::filesystem::is_directory(folder)) {
-            throw InputError("trace", "cannot write '" + o.trace + "': directory '" +
-                                          folder.string() + "' does not exist");
-        }
+        checkOutputFile(o.trace, "trace");
     }
 
     const auto began = std::chrono::steady_clock::now();

@@ -4,6 +4,7 @@
 #include "training/LayerTable.hpp"
 #include "training/ScenarioJson.hpp"
 
+#include <algorithm>
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -21,11 +22,14 @@ CLI::App* addLayersCommand(CLI::App& app, LayersOptions& o) {
 
 namespace {
 
+// Pads to a column width counted in characters (UTF-8 "µ" is two bytes, one column); a text as
+// wide as the column or wider keeps one space after it, never truncated.
 std::string padded(std::string text, std::size_t width) {
-    if (text.size() >= width) {
-        text = text.substr(0, width - 1);
+    std::size_t columns = 0;
+    for (const char c : text) {
+        columns += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;
     }
-    text.resize(width, ' ');
+    text.append(columns < width ? width - columns : 1, ' ');
     return text;
 }
 
@@ -68,7 +72,11 @@ void runLayersCommand(const LayersOptions& o, std::ostream& out) {
         return;
     }
     double forward = 0, backward = 0, flops = 0, bytes = 0;
-    out << padded("layer", 34) << padded("type", 12) << padded("forward", 11)
+    std::size_t nameWidth = 8;
+    for (const LayerRow& r : rows) {
+        nameWidth = std::max(nameWidth, r.name.size() + 2);
+    }
+    out << padded("layer", nameWidth) << padded("type", 12) << padded("forward", 11)
         << padded("backward", 11) << padded("GFLOP", 9) << padded("HBM MB", 9)
         << padded("bound", 9) << "MXU\n";
     for (const LayerRow& r : rows) {
@@ -76,12 +84,12 @@ void runLayersCommand(const LayersOptions& o, std::ostream& out) {
         backward += r.backwardS;
         flops += r.flops;
         bytes += r.hbmBytes;
-        out << padded(r.name, 34) << padded(r.type, 12) << padded(formatDuration(r.forwardS), 11)
+        out << padded(r.name, nameWidth) << padded(r.type, 12) << padded(formatDuration(r.forwardS), 11)
             << padded(formatDuration(r.backwardS), 11) << padded(formatNumber(r.flops / 1e9, 2), 9)
             << padded(formatNumber(r.hbmBytes / 1e6, 1), 9) << padded(toString(r.bound), 9)
             << formatPercent(r.mxuUtilisation) << "\n";
     }
-    out << padded("total", 34) << padded("", 12) << padded(formatDuration(forward), 11)
+    out << padded("total", nameWidth) << padded("", 12) << padded(formatDuration(forward), 11)
         << padded(formatDuration(backward), 11) << padded(formatNumber(flops / 1e9, 2), 9)
         << padded(formatNumber(bytes / 1e6, 1), 9) << padded("", 9)
         << formatPercent(flops / ((forward + backward) * plan.core.peakFlops())) << "\n";

@@ -1,5 +1,7 @@
 #include "ReportCommand.hpp"
 
+#include "OutputPaths.hpp"
+#include "TextFormat.hpp"
 #include "common/InputError.hpp"
 #include "report/Report.hpp"
 #include "training/Presets.hpp"
@@ -28,6 +30,7 @@ void runReportCommand(const ReportOptions& o, std::ostream& out, std::ostream& e
     if (o.out.empty()) {
         throw InputError("out", "give the directory to write");
     }
+    checkOutputFolder(o.out, "out"); // before minutes of simulation
     const Scenario s = resolveScenario(o.scenario);
     // The measured reference belongs to the preset's own configuration; a report made from a
     // preset with overrides (or from a configuration file that names a preset) still shows it, as
@@ -47,7 +50,8 @@ void runReportCommand(const ReportOptions& o, std::ostream& out, std::ostream& e
     for (const auto& w : files.warnings) {
         err << "podscope-cli: warning: " << w << "\n";
     }
-    out << "Wrote " << files.written.size() << " files to " << o.out << "\n";
+    out << "Wrote " << formatCount(static_cast<long long>(files.written.size()), "file") << " to "
+        << o.out << "\n";
 }
 
 } // namespace podscope::cli

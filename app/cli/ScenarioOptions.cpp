@@ -1,5 +1,6 @@
 #include "ScenarioOptions.hpp"
 
+#include "NumberFlags.hpp"
 #include "common/InputError.hpp"
 #include "common/Limits.hpp"
 #include "common/TextFile.hpp"
@@ -23,10 +24,12 @@ void addScenarioOverrideOptions(CLI::App& cmd, ScenarioOverrides& o) {
     cmd.add_option("--topology", o.topology,
                    "Topology preset (tpu-v3-multipod, ...) or DIMS such as 128x32");
     cmd.add_option("--wrap", o.wrap, "Wrapped dimensions: x, y, xy, all or none");
-    cmd.add_option("--model-parallel", o.modelParallel, "Cores per replica: 1, 2, 4, 8 or 16");
+    cmd.add_option("--model-parallel", o.modelParallel, "Cores per replica: 1, 2, 4, 8 or 16")
+        ->check(wholeNumberFor<int>());
     cmd.add_option("--framework", o.framework, "tf, jax (or tf2)");
     cmd.add_option("--wus", o.wus, "Weight-update sharding: on or off");
-    cmd.add_option("--link-bw", o.linkBwGBps, "What-if: ICI link bandwidth per direction in GB/s");
+    cmd.add_option("--link-bw", o.linkBwGBps, "What-if: ICI link bandwidth per direction in GB/s")
+        ->check(realNumber());
     cmd.add_option("--decoded-cache", o.decodedCache, "Host cache of decoded examples: on or off");
 }
 
@@ -55,8 +58,10 @@ Scenario loadScenario(const ScenarioSource& source) {
 
 void addScenarioChoiceOptions(CLI::App& cmd, ScenarioChoice& choice) {
     addScenarioSourceOptions(cmd, choice.source);
-    cmd.add_option("--chips", choice.chips, "Use the standard slice with this many chips (16 ... 4096)");
-    cmd.add_option("--global-batch", choice.globalBatch, "Global batch (examples per step)");
+    cmd.add_option("--chips", choice.chips, "Use the standard slice with this many chips (16 ... 4096)")
+        ->check(wholeNumberFor<std::int64_t>());
+    cmd.add_option("--global-batch", choice.globalBatch, "Global batch (examples per step)")
+        ->check(wholeNumberFor<std::int64_t>());
     addScenarioOverrideOptions(cmd, choice.overrides);
 }
 

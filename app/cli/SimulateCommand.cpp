@@ -1,5 +1,6 @@
 #include "SimulateCommand.hpp"
 
+#include "OutputPaths.hpp"
 #include "TextFormat.hpp"
 #include "common/Limits.hpp"
 #include "training/ScenarioJson.hpp"
@@ -31,14 +32,15 @@ void printText(const Scenario& s, const TrainingResult& r, const std::vector<Wha
                std::ostream& out) {
     const auto& b = r.breakdown;
     out << "Workload    " << s.workload << " (" << s.framework << "), global batch "
-        << s.globalBatch << ", " << r.chips << " chips, " << r.plan.replicas << " replicas of "
-        << r.plan.modelParallel << (r.plan.modelParallel == 1 ? " core" : " cores");
+        << s.globalBatch << ", " << formatCount(r.chips, "chip") << ", "
+        << formatCount(r.plan.replicas, "replica") << " of " << formatCount(r.plan.modelParallel, "core");
     if (r.plan.modelParallel > 1) {
         out << " (" << toString(r.plan.kind) << ")";
     }
     out << ", weight-update sharding " << (s.weightUpdateSharding ? "on" : "off") << "\n";
-    out << "Time to train  " << formatDuration(r.timeToTrainS) << "  (" << r.steps << " steps, "
-        << formatNumber(r.epochs, 2) << " epochs, " << r.evaluations << " evaluations, start-up "
+    out << "Time to train  " << formatDuration(r.timeToTrainS) << "  (" << formatCount(r.steps, "step") << ", "
+        << formatNumber(r.epochs, 2) << " epochs, " << formatCount(r.evaluations, "evaluation")
+        << ", start-up "
         << formatDuration(r.startupS) << ")\n";
     if (r.extrapolated) {
         out << "               EXTRAPOLATED: global batch " << s.globalBatch
@@ -64,7 +66,7 @@ void printText(const Scenario& s, const TrainingResult& r, const std::vector<Wha
         << formatBytes(m.activations) << ", workspace " << formatBytes(m.workspace) << ")\n";
     out << "Host input     needs " << formatNumber(r.input.requiredExamplesPerSPerHost, 0)
         << " examples/s per host, can supply "
-        << formatNumber(r.input.capacityExamplesPerSPerHost, 0) << " (" << r.input.hosts << " hosts"
+        << formatNumber(r.input.capacityExamplesPerSPerHost, 0) << " (" << formatCount(r.input.hosts, "host")
         << (r.input.inputBound ? ", INPUT-BOUND" : "") << ")\n";
     out << "\nWhat if\n";
     for (const auto& w : ifs) {
@@ -79,6 +81,9 @@ void printText(const Scenario& s, const TrainingResult& r, const std::vector<Wha
 
 void runSimulateCommand(const SimulateOptions& o, std::ostream& out) {
     const Scenario s = resolveScenario(o.scenario);
+    if (o.saveConfig) {
+        checkOutputFile(*o.saveConfig, "save-config");
+    }
     const TrainingResult r = simulateTraining(s);
     const auto ifs = whatIfs(s);
     if (o.saveConfig) {

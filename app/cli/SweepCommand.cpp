@@ -1,5 +1,6 @@
 #include "SweepCommand.hpp"
 
+#include "NumberFlags.hpp"
 #include "TextFormat.hpp"
 #include "common/InputError.hpp"
 #include "common/Limits.hpp"
@@ -22,10 +23,12 @@ CLI::App* addSweepCommand(CLI::App& app, SweepOptions& o) {
     addScenarioSourceOptions(*cmd, o.source);
     cmd->add_option("--chips", o.chips, "Chip counts, e.g. 16,64,256,1024,4096 (standard slices)")
         ->required()
-        ->delimiter(',');
+        ->delimiter(',')
+        ->check(wholeNumberFor<std::int64_t>());
     cmd->add_option("--global-batch", o.globalBatches,
                     "Global batches, e.g. 4096,65536 (default: the scenario's)")
-        ->delimiter(',');
+        ->delimiter(',')
+        ->check(wholeNumberFor<std::int64_t>());
     addScenarioOverrideOptions(*cmd, o.overrides);
     auto* csv = cmd->add_flag("--csv", o.csv, "Print CSV");
     cmd->add_flag("--json", o.json, "Print a JSON array")->excludes(csv);

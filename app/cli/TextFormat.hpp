@@ -1,11 +1,15 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 namespace podscope::cli {
 
-// Seconds as "812.4 us", "3.21 ms", "28.9 s".
+// Seconds as "812.4 µs", "3.21 ms", "28.9 s" (µs as in the app; JSON keys keep "_us").
 std::string formatDuration(double seconds);
+// A count and its noun, singular for one: "1 step", "4 steps", "2 link occupancies" (`plural`
+// when it is not the noun plus "s").
+std::string formatCount(long long count, std::string_view noun, std::string_view plural = {});
 // Bytes as "64 MiB".
 std::string formatBytes(double bytes);
 // A fraction as "65.2 %".

@@ -1,5 +1,8 @@
 #include "TraceCommand.hpp"
 
+#include "NumberFlags.hpp"
+#include "OutputPaths.hpp"
+#include "TextFormat.hpp"
 #include "common/InputError.hpp"
 #include "report/AtomicFile.hpp"
 #include "trace/StepTrace.hpp"
@@ -21,7 +24,8 @@ CLI::App* addTraceCommand(CLI::App& app, TraceOptions& o) {
         ->required();
     cmd->add_flag("--no-collective", o.noCollective,
                   "Leave out the event-engine simulation of the gradient all-reduce (faster)");
-    cmd->add_option("--bins", o.bins, "Time bins of the link-utilisation counters (10 ... 2000)");
+    cmd->add_option("--bins", o.bins, "Time bins of the link-utilisation counters (10 ... 2000)")
+        ->check(wholeNumberFor<int>());
     return cmd;
 }
 
@@ -32,10 +36,12 @@ void runTraceCommand(const TraceOptions& o, std::ostream& out, std::ostream& err
     if (o.bins < 10 || o.bins > 2000) {
         throw InputError("bins", "must be between 10 and 2000");
     }
+    checkOutputFile(o.out, "out"); // before the collective's simulation
     const Scenario s = resolveScenario(o.scenario);
     const TrainingResult r = simulateTraining(s);
     if (!o.noCollective) {
-        err << "trace: simulating the gradient collective on " << r.chips << " chips...\n";
+        err << "trace: simulating the gradient collective on " << formatCount(r.chips, "chip")
+            << "...\n";
     }
     trace::StepTraceOptions options;
     options.withGradientCollective = !o.noCollective;

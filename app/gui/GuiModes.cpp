@@ -1,5 +1,6 @@
 #include "GuiModes.hpp"
 
+#include "QtPlatform.hpp"
 #include "common/InputError.hpp"
 #include "export/ChartExport.hpp"
 #include "session/ScenarioDocument.hpp"
@@ -13,6 +14,7 @@
 #include "widgets/ExportMenu.hpp"
 #include "widgets/LegendWidget.hpp"
 #include "widgets/MainWindow.hpp"
+#include "widgets/ResponsivenessProbe.hpp"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -42,6 +44,7 @@ struct Options {
     QSize size{1280, 720}; // fits a 1366x768 laptop screen
     QString screenshot;
     int benchmarkFrames = 0;
+    int benchmarkChanges = 0; // --benchmark-responsiveness
     std::optional<ui::DemoScript> demo; // --demo: the window opens on this demo
     int demoStep = 0;                   // 0-based
     bool presentation = false;          // --presentation: the classroom layout
@@ -69,22 +72,29 @@ QSize parseSize(const QString& text) {
     return {w, h};
 }
 
-Options parseOptions(const QApplication& app) {
+// `arguments`: the program's, read before QApplication exists (it would abort without a display,
+// and --help must work anywhere); Qt's own options such as -platform are not taken.
+Options parseOptions(const QStringList& arguments) {
     QCommandLineParser parser;
     parser.setApplicationDescription("PodScope: how ML training scales on a TPU-v3 multipod");
-    parser.addHelpOption();
+    // Not addHelpOption(): its --help-all lists Qt's own options, which podscope does not take.
+    parser.addOption(QCommandLineOption({"h", "help"}, "Displays help on commandline options."));
     parser.addVersionOption();
     const QCommandLineOption preset("preset", "MLPerf v0.7 preset (podscope-cli presets), or a topology preset or DIMS "
                                               "for the default model (default mlperf07-resnet50-tf-4096).", "NAME");
     const QCommandLineOption layout("layout", "torus, grid or physical.", "LAYOUT");
     const QCommandLineOption colorBy("color-by",
                                      "state, replica, data-parallel-group, host or pod.", "MODE");
-    const QCommandLineOption algorithm("algorithm", "2d, ring, bidir-ring or flat-ring.", "NAME");
+    const QCommandLineOption algorithm("algorithm", "2d, 2d-dual, ring, bidir-ring or flat-ring.",
+                                       "NAME");
     const QCommandLineOption timeUs("time-us", "Replay time to show, in microseconds.", "T");
     const QCommandLineOption size("size", "Window size, e.g. 1600x900.", "WxH");
     const QCommandLineOption screenshot("screenshot", "Render the window to a PNG file and exit.", "FILE");
     const QCommandLineOption frames("benchmark-frames", "Play N frames and print frame-rate JSON.", "N");
-    parser.addOptions({preset, layout, colorBy, algorithm, timeUs, size, screenshot, frames});
+    const QCommandLineOption responsiveness("benchmark-responsiveness",
+                                            "Make N rapid configuration changes (one every 8 ms) "
+                                            "and print the event loop's stalls as JSON.", "N");
+    parser.addOptions({preset, layout, colorBy, algorithm, timeUs, size, screenshot, frames, responsiveness});
     const QCommandLineOption demo("demo", "Open a guided demo: a bundled one (ring-allreduce, twod-allreduce, "
                                           "batch-limit, model-parallelism, weight-update-sharding, "
                                           "input-pipeline, distributed-evaluation) or a demo script file (.json).", "NAME");
@@ -117,11 +127,12 @@ Options parseOptions(const QApplication& app) {
                                                          "for print.");
     parser.addOptions({exportLegend, exportColorBar, exportCaption, exportLight});
     // --- end of scripted exports
-    if (!parser.parse(app.arguments())) {
+    if (!parser.parse(arguments)) {
         throw InputError("arguments", parser.errorText().toStdString());
     }
     if (parser.isSet("help")) {
-        std::cout << parser.helpText().toStdString();
+        // Without a QCoreApplication (none exists yet) Qt cannot know the program's name.
+        std::cout << parser.helpText().replace("<executable_name>", "podscope").toStdString();
         std::exit(0);
     }
     if (parser.isSet("version")) {
@@ -200,6 +211,16 @@ Options parseOptions(const QApplication& app) {
             throw InputError("benchmark-frames", "must be a frame count between 1 and 100000");
         }
     }
+    if (parser.isSet(responsiveness)) {
+        bool ok = false;
+        options.benchmarkChanges = parser.value(responsiveness).toInt(&ok);
+        if (!ok || options.benchmarkChanges < 1 || options.benchmarkChanges > 100000) {
+            throw InputError("benchmark-responsiveness", "must be a number of changes between 1 and 100000");
+        }
+        if (options.demo) {
+            throw InputError("benchmark-responsiveness", "cannot be combined with --demo");
+        }
+    }
     // --- Scripted exports (issue 6)
     if (parser.isSet(exportChart)) {
         options.exportChart = ui::parseChartKind(parser.value(exportChart));
@@ -265,6 +286,13 @@ Options parseOptions(const QApplication& app) {
     }
     // --- end of scripted exports
     return options;
+}
+
+// Everything but a chart export shows or renders the 3-D view.
+DisplayNeed displayNeed(const Options& options) {
+    const bool onlyCharts = options.exportChart && options.exportView.isEmpty() && options.screenshot.isEmpty() &&
+                            options.benchmarkFrames == 0 && options.benchmarkChanges == 0;
+    return onlyCharts ? DisplayNeed::None : DisplayNeed::OpenGL;
 }
 
 bool platformHasOpenGL() {
@@ -406,25 +434,88 @@ void benchmarkFrames(ui::MainWindow& window, int frames, double firstFrameMs) {
     window.advanceFrame(1.0 / 60.0);
 }
 
+// Makes the probe's rapid changes in the window, then prints its stalls as one JSON line; exits
+// 1 if the window did not come to show the last configuration.
+void benchmarkResponsiveness(ui::MainWindow& window, int changes) {
+    if (!window.view()) {
+        std::cerr << "podscope: error: --benchmark-responsiveness needs an OpenGL platform (run under X or Xvfb)\n";
+        QApplication::exit(1);
+        return;
+    }
+    auto* probe = new ui::ResponsivenessProbe(window, changes);
+    probe->setParent(&window);
+    QObject::connect(probe, &ui::ResponsivenessProbe::finished, &window, [probe] {
+        const auto& r = probe->result();
+        std::printf("{\"changes\": %d, \"max_stall_ms\": %.1f, \"p99_stall_ms\": %.1f, "
+                    "\"median_stall_ms\": %.1f, \"settle_ms\": %.0f, \"shows_last_configuration\": %s}\n",
+                    r.changes, r.maxStallMs, r.p99StallMs, r.medianStallMs, r.settleMs,
+                    r.showsLastConfiguration ? "true" : "false");
+        std::fflush(stdout);
+        if (!r.showsLastConfiguration) {
+            std::cerr << "podscope: error: the window did not show the last configuration within 30 s\n";
+        }
+        QApplication::exit(r.showsLastConfiguration ? 0 : 1);
+    });
+    // The first frame uploads the whole scene (a few hundred ms on llvmpipe, reported by
+    // --benchmark-frames as first_frame_ms): the changes start once it is on screen.
+    auto connection = std::make_shared<QMetaObject::Connection>();
+    *connection = QObject::connect(window.view(), &ui::VtkView::frameSwapped, probe, [connection, probe] {
+        QObject::disconnect(*connection);
+        probe->start();
+    });
+    window.view()->requestRender();
+}
+
+// The program's arguments as Qt reads them (the local 8-bit encoding).
+QStringList argumentsOf(int argc, char** argv) {
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i) {
+        arguments << QString::fromLocal8Bit(argv[i]);
+    }
+    return arguments;
+}
+
 } // namespace
 
-int run(QApplication& app, std::chrono::steady_clock::time_point started) {
+int run(int argc, char** argv, std::chrono::steady_clock::time_point started) {
     Options options;
     try {
-        options = parseOptions(app);
+        options = parseOptions(argumentsOf(argc, argv));
     } catch (const InputError& e) {
         std::cerr << "podscope: error: " << e.what() << "\n";
         return 2;
     }
-    const bool scripted =
-        !options.screenshot.isEmpty() || options.benchmarkFrames > 0 || options.exporting();
+    const DisplayNeed need = displayNeed(options);
+    if (const auto problem = chooseQtPlatform(need)) {
+        std::cerr << "podscope: error: " << *problem << "\n";
+        return 1;
+    }
+    const bool scripted = !options.screenshot.isEmpty() || options.benchmarkFrames > 0 ||
+                          options.benchmarkChanges > 0 || options.exporting();
     // Scripted runs start from the default layout and leave the user's settings, recent files
-    // and autosave alone: they get settings and data folders of their own for the run.
+    // and autosave alone: they get settings and data folders of their own for the run, and a
+    // runtime folder where there is none (as root, or in a container), which Qt would otherwise
+    // warn about on stderr.
     QTemporaryDir scriptedHome;
     if (scripted && scriptedHome.isValid()) {
         qputenv("XDG_CONFIG_HOME", scriptedHome.filePath("config").toLocal8Bit());
         qputenv("XDG_DATA_HOME", scriptedHome.filePath("data").toLocal8Bit());
+        if (qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) {
+            qputenv("XDG_RUNTIME_DIR", scriptedHome.path().toLocal8Bit()); // 0700, as Qt requires
+        }
     }
+
+    quietPlatformMessages();
+    ui::VtkView::useDefaultSurfaceFormat();
+    QApplication app(argc, argv);
+    QApplication::setApplicationName("PodScope");
+    QApplication::setOrganizationName("PodScope");
+    QApplication::setApplicationVersion(PODSCOPE_VERSION);
+    if (const auto problem = unreachableDisplay(need)) {
+        std::cerr << "podscope: error: " << *problem << "\n";
+        return 1;
+    }
+
     ui::MainWindow window(options.scenario, platformHasOpenGL());
     window.resize(options.size);
     if (options.presentation) {
@@ -460,6 +551,8 @@ int run(QApplication& app, std::chrono::steady_clock::time_point started) {
             runExports(window, options); // issue 6
         } else if (!options.screenshot.isEmpty()) {
             takeScreenshot(window, options.screenshot);
+        } else if (options.benchmarkChanges > 0) {
+            benchmarkResponsiveness(window, options.benchmarkChanges);
         } else if (options.benchmarkFrames > 0) {
             if (!window.view()) {
                 benchmarkFrames(window, options.benchmarkFrames, 0); // reports the missing view

@@ -12,6 +12,13 @@ std::string ringsText(const Schedule& schedule, std::size_t phase) {
     if (schedule.streams.size() < 2) {
         return "clockwise ring";
     }
+    if (schedule.spec.algorithm == Algorithm::TwoDDual) {
+        const int dim = schedule.streams[0].phases[phase].dim;
+        const bool oneDimension =
+            std::all_of(schedule.streams.begin(), schedule.streams.end(),
+                        [&](const Stream& s) { return s.phases[phase].dim == dim; });
+        return oneDimension ? "both halves on one dimension" : "each half on its own dimension";
+    }
     return schedule.streams[1].phases[phase].reversed ? "two rings, half the data each"
                                                       : "one ring carries both halves";
 }
@@ -20,8 +27,9 @@ std::string initialText(const CollectiveSpec& spec, int shards, int streams) {
     if (spec.op == CollectiveOp::AllGather) {
         return "start: every chip holds only the blocks it owns";
     }
+    const std::string size = streams == 2 ? " half-size" : streams == 4 ? " quarter-size" : "";
     const std::string blocks =
-        streams > 1 ? std::to_string(streams) + " x " + std::to_string(shards) + " half-size blocks"
+        streams > 1 ? std::to_string(streams) + " x " + std::to_string(shards) + size + " blocks"
                     : std::to_string(shards) + " blocks";
     return "start: every chip holds only its own data, cut into " + blocks;
 }
@@ -46,6 +54,19 @@ std::string milestoneText(const Schedule& schedule, std::size_t phase, bool last
     return {};
 }
 
+// "YX" and "XY" where the streams run two dimension orders (2d-dual).
+std::vector<std::string> orderNames(const Schedule& schedule) {
+    if (schedule.spec.algorithm != Algorithm::TwoDDual || schedule.dimOrder.size() < 2) {
+        return {};
+    }
+    static const std::string letters = "XYZW";
+    std::string order;
+    for (int d : schedule.dimOrder) {
+        order += letters[static_cast<std::size_t>(d)];
+    }
+    return {order, std::string(order.rbegin(), order.rend())};
+}
+
 } // namespace
 
 BlockTimeline blockTimeline(const Topology& topology, const CollectiveSpec& spec) {
@@ -58,6 +79,7 @@ BlockTimeline blockTimeline(const Topology& topology, const CollectiveSpec& spec
     }
     BlockTimeline timeline;
     timeline.streams = std::max<int>(1, static_cast<int>(schedule.streams.size()));
+    timeline.orders = orderNames(schedule);
     timeline.chunks = spec.chunks;
     timeline.shards = schedule.groupSize;
     const int blocksPerChip = timeline.streams * timeline.chunks * timeline.shards;
@@ -76,7 +98,8 @@ BlockTimeline blockTimeline(const Topology& topology, const CollectiveSpec& spec
         }
     }
 
-    // Frame 0, then one frame per step of every phase (streams' phases line up one to one).
+    // Frame 0, then one frame per step of every phase (streams' phases line up one to one;
+    // a phase has as many frames as its longest ring has steps).
     BlockFrame initial;
     initial.label = initialText(spec, timeline.shards, timeline.streams);
     initial.chips.assign(timeline.chips.size(),
@@ -95,7 +118,10 @@ BlockTimeline blockTimeline(const Topology& topology, const CollectiveSpec& spec
     for (std::size_t p = 0; p < phaseCount; ++p) {
         firstFrameOfPhase.push_back(static_cast<int>(timeline.frames.size()));
         const Phase& phase = schedule.streams[0].phases[p];
-        const int steps = phase.rings.ringSize - 1;
+        int steps = 0;
+        for (const Stream& stream : schedule.streams) {
+            steps = std::max(steps, stream.phases[p].rings.ringSize - 1);
+        }
         for (int step = 0; step < steps; ++step) {
             BlockFrame frame = initial;
             frame.phase = static_cast<int>(p);
@@ -115,11 +141,17 @@ BlockTimeline blockTimeline(const Topology& topology, const CollectiveSpec& spec
         return std::uint64_t{1} << memberIndex[static_cast<std::size_t>(chip)];
     };
     run.unsetValue = 0;
+    // Which elements each frame was shown: a stream whose ring is shorter than the phase's
+    // longest takes no step in the phase's last frames and keeps what it held.
+    std::vector<std::vector<bool>> observed(
+        timeline.frames.size(), std::vector<bool>(static_cast<std::size_t>(blocksPerChip), false));
     run.observe = [&](const RingStep& at, const ChipBuffers& data) {
         const bool initialData = at.phase < 0;
         const auto f =
             initialData ? 0 : firstFrameOfPhase[static_cast<std::size_t>(at.phase)] + at.step;
         auto& frame = timeline.frames[static_cast<std::size_t>(f)];
+        std::fill(observed[static_cast<std::size_t>(f)].begin() + at.sliceBegin,
+                  observed[static_cast<std::size_t>(f)].begin() + at.sliceEnd, true);
         for (std::size_t m = 0; m < timeline.chips.size(); ++m) {
             const auto& held = data[static_cast<std::size_t>(timeline.chips[m])];
             for (auto e = at.sliceBegin; e < at.sliceEnd; ++e) {
@@ -135,6 +167,9 @@ BlockTimeline blockTimeline(const Topology& topology, const CollectiveSpec& spec
         for (std::size_t m = 0; m < before.size(); ++m) {
             auto& row = timeline.frames[f].chips[m];
             for (std::size_t b = 0; b < row.size(); ++b) {
+                if (!observed[f][b]) {
+                    row[b].contributors = before[m][b].contributors;
+                }
                 row[b].changed = row[b].contributors != before[m][b].contributors;
             }
         }

@@ -11,7 +11,8 @@
 namespace podscope {
 
 // One block of a chip's buffer: the finest shard the schedule cuts the payload into, within
-// one stream (bidirectional algorithms have two, each half the data) and one chunk.
+// one stream (bidirectional algorithms have two, each half the data; 2d-dual up to four) and
+// one chunk.
 struct BlockState {
     int stream = 0;
     int chunk = 0;
@@ -40,9 +41,13 @@ struct BlockFrame {
 struct BlockTimeline {
     std::vector<ChipId> chips; // topology id of each group member (row), the group of chip 0
     int streams = 1;
+    // The dimension orders that run at once, such as {"YX", "XY"} for 2d-dual, each over an
+    // equal run of consecutive streams; empty where there is one order.
+    std::vector<std::string> orders;
     int chunks = 1;
     int shards = 1;        // blocks per stream and chunk: the group size
-    double blockBytes = 0; // bytes of payload one block stands for
+    double blockBytes = 0; // bytes of payload one block stands for (on average where the
+                           // streams' shares differ, as 2d-dual's may)
     std::vector<BlockFrame> frames;
     FunctionalCheck check; // the functional check of the very run the frames were taken from
 };

@@ -9,8 +9,10 @@ enum class CollectiveOp { AllReduce, ReduceScatter, AllGather };
 
 // ring: unidirectional rings, dimension by dimension. bidir-ring: two counter-rotating rings
 // with half the data each, in every dimension. twoD: bidirectional where a dimension wraps,
-// unidirectional (folded) where it does not. flatRing: one ring over a snake order of all chips.
-enum class Algorithm { Ring, BidirRing, TwoD, FlatRing };
+// unidirectional (folded) where it does not. twoDDual: twoD run in two dimension orders at once
+// (the order and its reverse), each on its share of the payload, so that every dimension's links
+// carry traffic in the first phase. flatRing: one ring over a snake order of all chips.
+enum class Algorithm { Ring, BidirRing, TwoD, TwoDDual, FlatRing };
 
 enum class ElementType { BF16, FP32 };
 

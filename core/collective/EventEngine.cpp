@@ -87,7 +87,8 @@ private:
             phaseEnds_.emplace_back(static_cast<std::size_t>(schedule.phaseCount()), launch.startS);
             // Phase by phase over the streams: a chip enters phase p of any stream only once
             // it has finished phase p-1 of all of them (the directions of a bidirectional
-            // pair run as one operation per dimension).
+            // pair run as one operation per dimension; 2d-dual's halves keep step although
+            // their phases use different dimensions).
             const std::size_t streams = schedule.streams.size();
             std::vector<std::int32_t> previousFirst(streams, -1);
             for (int p = 0; p < schedule.phaseCount(); ++p) {

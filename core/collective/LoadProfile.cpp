@@ -29,42 +29,74 @@ LoadProfile buildLoadProfile(const Topology& topology, const CollectiveSpec& spe
     const Schedule schedule = buildSchedule(topology, spec, ScheduleScope::ThroughChipZero);
     LoadProfile profile;
     std::unordered_map<LinkId, std::size_t> index;
+    std::unordered_map<LinkId, int> slots;
     for (int p = 0; p < schedule.phaseCount(); ++p) {
-        const Phase& first = schedule.streams[0].phases[static_cast<std::size_t>(p)];
+        const auto at = static_cast<std::size_t>(p);
         PhaseProfile phase;
-        phase.name = schedule.phaseNames[static_cast<std::size_t>(p)];
-        phase.dim = first.dim;
-        phase.ringSize = first.rings.ringSize;
-        phase.segmentPerPayloadByte = first.bytesPerMember / spec.bytesPerChip;
+        phase.name = schedule.phaseNames[at];
+        for (const Stream& stream : schedule.streams) {
+            const Phase& run = stream.phases[at];
+            auto part = std::find_if(phase.parts.begin(), phase.parts.end(),
+                                     [&](const PhasePart& known) { return known.dim == run.dim; });
+            if (part == phase.parts.end()) {
+                PhasePart fresh;
+                fresh.dim = run.dim;
+                fresh.ringSize = run.rings.ringSize;
+                part = phase.parts.insert(phase.parts.end(), std::move(fresh));
+            }
+            part->segmentPerPayloadByte =
+                std::max(part->segmentPerPayloadByte, run.bytesPerMember / spec.bytesPerChip);
+        }
         for (std::size_t q = 0; q < profile.phases.size(); ++q) {
             PhaseProfile& earlier = profile.phases[q];
-            if (earlier.mirrorOf < 0 && earlier.dim == phase.dim && earlier.ringSize == phase.ringSize &&
-                earlier.segmentPerPayloadByte == phase.segmentPerPayloadByte) {
+            const bool sameParts =
+                std::equal(earlier.parts.begin(), earlier.parts.end(), phase.parts.begin(),
+                           phase.parts.end(), [](const PhasePart& a, const PhasePart& b) {
+                               return a.dim == b.dim && a.ringSize == b.ringSize &&
+                                      a.segmentPerPayloadByte == b.segmentPerPayloadByte;
+                           });
+            if (earlier.mirrorOf < 0 && sameParts) {
                 phase.mirrorOf = static_cast<int>(q);
                 ++earlier.passes;
             }
         }
         if (phase.mirrorOf < 0) {
-            index.clear();
-            for (const Stream& stream : schedule.streams) {
-                const RingSet& rings = stream.phases[static_cast<std::size_t>(p)].rings;
-                for (int r = 0; r < rings.ringCount(); ++r) {
-                    for (int i = 0; i < rings.ringSize; ++i) {
-                        const auto hop = rings.hop(r, i);
-                        HopClass hopClass{static_cast<double>(hop.size()), topology.spec().linkBandwidthBps};
-                        for (LinkId link : hop) {
-                            const double bandwidth = topology.linkBandwidth(link);
-                            hopClass.bandwidthBps = std::min(hopClass.bandwidthBps, bandwidth);
-                            const auto [at, fresh] = index.try_emplace(link, phase.links.size());
-                            if (fresh) {
-                                phase.links.push_back({link, 0, bandwidth});
+            for (PhasePart& part : phase.parts) {
+                index.clear();
+                for (const Stream& stream : schedule.streams) {
+                    const Phase& run = stream.phases[at];
+                    if (run.dim != part.dim) {
+                        continue;
+                    }
+                    const double share =
+                        run.bytesPerMember / spec.bytesPerChip / part.segmentPerPayloadByte;
+                    const RingSet& rings = run.rings;
+                    for (int r = 0; r < rings.ringCount(); ++r) {
+                        for (int i = 0; i < rings.ringSize; ++i) {
+                            const auto hop = rings.hop(r, i);
+                            HopClass hopClass{static_cast<double>(hop.size()),
+                                              topology.spec().linkBandwidthBps, share};
+                            for (LinkId link : hop) {
+                                const double bandwidth = topology.linkBandwidth(link);
+                                hopClass.bandwidthBps = std::min(hopClass.bandwidthBps, bandwidth);
+                                const auto [found, fresh] =
+                                    index.try_emplace(link, part.links.size());
+                                if (fresh) {
+                                    const auto slot =
+                                        slots.try_emplace(link, static_cast<int>(slots.size()))
+                                            .first->second;
+                                    part.links.push_back({link, 0, bandwidth, slot});
+                                }
+                                part.links[found->second].load += share;
                             }
-                            phase.links[at->second].load += 1;
-                        }
-                        if (std::none_of(phase.hops.begin(), phase.hops.end(), [&](const HopClass& h) {
-                                return h.links == hopClass.links && h.bandwidthBps == hopClass.bandwidthBps;
-                            })) {
-                            phase.hops.push_back(hopClass);
+                            if (std::none_of(part.hops.begin(), part.hops.end(),
+                                             [&](const HopClass& h) {
+                                                 return h.links == hopClass.links &&
+                                                        h.bandwidthBps == hopClass.bandwidthBps &&
+                                                        h.bytesShare == hopClass.bytesShare;
+                                             })) {
+                                part.hops.push_back(hopClass);
+                            }
                         }
                     }
                 }
@@ -72,6 +104,7 @@ LoadProfile buildLoadProfile(const Topology& topology, const CollectiveSpec& spe
         }
         profile.phases.push_back(std::move(phase));
     }
+    profile.distinctLinks = static_cast<int>(slots.size());
     return profile;
 }
 

@@ -220,6 +220,77 @@ std::vector<int> resolveDimOrder(const Topology& topology, const CollectiveSpec&
     return order;
 }
 
+// A phase of an earlier stream that runs the rings of `dim` in the given direction.
+const Phase* phaseWithRings(const Schedule& schedule, int dim, bool reversed) {
+    for (const Stream& stream : schedule.streams) {
+        for (const Phase& phase : stream.phases) {
+            if (phase.dim == dim && phase.reversed == reversed) {
+                return &phase;
+            }
+        }
+    }
+    return nullptr;
+}
+
+// Per payload byte, how long a reduce-scatter along `dim` alone keeps its busiest link busy:
+// (n-1)/n of the data crosses every link that a ring step loads, and a counter-rotating ring
+// takes half of it to the other direction. Counted on the lines through chip 0.
+double secondsPerPayloadByte(const Topology& topology, const GroupLayout& groups, int dim,
+                             bool bidirectional) {
+    const RingSet rings =
+        dimensionRings(topology, groups, dim, false, ScheduleScope::ThroughChipZero);
+    std::vector<std::pair<LinkId, int>> loads;
+    for (LinkId link : rings.hopLinks) {
+        loads.emplace_back(link, 1);
+    }
+    std::sort(loads.begin(), loads.end());
+    double worst = 0;
+    for (std::size_t k = 0; k < loads.size();) {
+        std::size_t next = k;
+        while (next < loads.size() && loads[next].first == loads[k].first) {
+            ++next;
+        }
+        worst =
+            std::max(worst, static_cast<double>(next - k) / topology.linkBandwidth(loads[k].first));
+        k = next;
+    }
+    const double n = rings.ringSize;
+    return (n - 1) / n * worst / (bidirectional ? 2 : 1);
+}
+
+// 2d-dual runs the order and its reverse at once. The shares balance the first phase: the
+// half that starts on the faster dimension takes more, so both first reduce-scatters end
+// together (equal halves where the two dimensions are alike, as on a square torus).
+template <typename Bidirectional>
+std::vector<std::pair<std::vector<int>, double>>
+dualShares(const Topology& topology, const GroupLayout& groups, const std::vector<int>& order,
+           Bidirectional&& bidirectional) {
+    const std::vector<int> reverse(order.rbegin(), order.rend());
+    const double first =
+        secondsPerPayloadByte(topology, groups, order.front(), bidirectional(order.front()));
+    const double last =
+        secondsPerPayloadByte(topology, groups, order.back(), bidirectional(order.back()));
+    const double share = last / (first + last);
+    return {{order, share}, {reverse, 1 - share}};
+}
+
+// "reduce-scatter along Y", or what every stream does at once: "reduce-scatter along Y and X".
+std::string phaseName(const Schedule& schedule, int p) {
+    const Phase& first = schedule.streams[0].phases[static_cast<std::size_t>(p)];
+    std::vector<int> dims;
+    for (const Stream& stream : schedule.streams) {
+        const int dim = stream.phases[static_cast<std::size_t>(p)].dim;
+        if (std::find(dims.begin(), dims.end(), dim) == dims.end()) {
+            dims.push_back(dim);
+        }
+    }
+    std::string name = phaseName(first.kind, dims.front());
+    for (std::size_t k = 1; k < dims.size(); ++k) {
+        name += (k + 1 == dims.size() ? " and " : ", ") + std::string(dimName(dims[k]));
+    }
+    return name;
+}
+
 } // namespace
 
 int groupSizeOf(const Topology& topology, const GroupLayout& groups) {
@@ -306,56 +377,67 @@ Schedule buildSchedule(const Topology& topology, const CollectiveSpec& spec, Sch
     auto bidirectional = [&](int dim) {
         switch (spec.algorithm) {
         case Algorithm::BidirRing: return true;
-        case Algorithm::TwoD: return groupAxis(topology, spec.groups, dim).wrapUsable;
+        case Algorithm::TwoD:
+        case Algorithm::TwoDDual:
+            return groupAxis(topology, spec.groups, dim).wrapUsable;
         default: return false;
         }
     };
-    const bool twoStreams =
+    const bool twoDirections =
         !flat && std::any_of(schedule.dimOrder.begin(), schedule.dimOrder.end(), bidirectional);
-    const int streamCount = twoStreams ? 2 : 1;
+    const int streamsPerOrder = twoDirections ? 2 : 1;
+
+    // The dimension orders that run at once, each with its share of the payload.
+    std::vector<std::pair<std::vector<int>, double>> orders{{schedule.dimOrder, 1.0}};
+    if (spec.algorithm == Algorithm::TwoDDual && schedule.dimOrder.size() > 1) {
+        orders = dualShares(topology, spec.groups, schedule.dimOrder, bidirectional);
+    }
 
     const bool doReduceScatter = spec.op != CollectiveOp::AllGather;
     const bool doAllGather = spec.op != CollectiveOp::ReduceScatter;
-    for (int s = 0; s < streamCount; ++s) {
-        Stream stream;
-        stream.payloadFraction = 1.0 / streamCount;
-        // Segment size entering each dimension's reduce-scatter.
-        std::vector<double> segment;
-        double bytes = spec.bytesPerChip * stream.payloadFraction;
-        std::vector<RingSet> rings;
-        for (int dim : schedule.dimOrder) {
-            const bool reversed = s == 1 && bidirectional(dim);
-            if (s == 1 && !reversed) {
-                // The second stream shares this dimension's ring with the first.
-                const Phase& same = *std::find_if(schedule.streams[0].phases.begin(), schedule.streams[0].phases.end(),
-                                                  [&](const Phase& phase) { return phase.dim == dim; });
-                rings.push_back(same.rings);
-            } else {
-                rings.push_back(flat ? flatRings(topology, spec.groups, scope)
-                                     : dimensionRings(topology, spec.groups, dim, reversed, scope));
+    for (const auto& [order, share] : orders) {
+        for (int s = 0; s < streamsPerOrder; ++s) {
+            const bool counterRotating = s == 1;
+            Stream stream;
+            stream.payloadFraction = share / streamsPerOrder;
+            // Segment size entering each dimension's reduce-scatter.
+            std::vector<double> segment;
+            double bytes = spec.bytesPerChip * stream.payloadFraction;
+            std::vector<RingSet> rings;
+            for (int dim : order) {
+                const bool reversed = counterRotating && bidirectional(dim);
+                if (const Phase* same = phaseWithRings(schedule, dim, reversed)) {
+                    rings.push_back(same->rings); // an earlier stream runs the same rings
+                } else {
+                    rings.push_back(
+                        flat ? flatRings(topology, spec.groups, scope)
+                             : dimensionRings(topology, spec.groups, dim, reversed, scope));
+                }
+                segment.push_back(bytes);
+                bytes /= rings.back().ringSize;
             }
-            segment.push_back(bytes);
-            bytes /= rings.back().ringSize;
-        }
-        const auto count = schedule.dimOrder.size();
-        if (doReduceScatter) {
-            for (std::size_t k = 0; k < count; ++k) {
-                const int dim = schedule.dimOrder[k];
-                stream.phases.push_back({PhaseKind::ReduceScatter, dim, s == 1 && bidirectional(dim), segment[k],
-                                         doAllGather ? rings[k] : std::move(rings[k])});
+            const auto count = order.size();
+            if (doReduceScatter) {
+                for (std::size_t k = 0; k < count; ++k) {
+                    const int dim = order[k];
+                    stream.phases.push_back({PhaseKind::ReduceScatter, dim,
+                                             counterRotating && bidirectional(dim), segment[k],
+                                             doAllGather ? rings[k] : std::move(rings[k])});
+                }
             }
-        }
-        if (doAllGather) {
-            for (std::size_t k = count; k-- > 0;) {
-                const int dim = schedule.dimOrder[k];
-                stream.phases.push_back({PhaseKind::AllGather, dim, s == 1 && bidirectional(dim), segment[k],
-                                         std::move(rings[k])});
+            if (doAllGather) {
+                for (std::size_t k = count; k-- > 0;) {
+                    const int dim = order[k];
+                    stream.phases.push_back({PhaseKind::AllGather, dim,
+                                             counterRotating && bidirectional(dim), segment[k],
+                                             std::move(rings[k])});
+                }
             }
+            schedule.streams.push_back(std::move(stream));
         }
-        schedule.streams.push_back(std::move(stream));
     }
-    for (const auto& phase : schedule.streams[0].phases) {
-        schedule.phaseNames.push_back(phaseName(phase.kind, phase.dim));
+    for (int p = 0; p < schedule.phaseCount(); ++p) {
+        schedule.phaseNames.push_back(phaseName(schedule, p));
     }
     return schedule;
 }

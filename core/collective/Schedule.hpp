@@ -40,7 +40,10 @@ struct Phase {
 };
 
 // A share of the payload that runs its own sequence of phases. Bidirectional algorithms
-// have two streams, each with half the data; their phases line up one to one.
+// have two streams, each with half the data; 2d-dual has one or two per dimension order
+// (four on a grid with a wrapped dimension). Streams' phases line up one to one: phase k is
+// of the same kind in every stream and a chip starts phase k+1 once it has finished phase k
+// of all of them, but the dimension may differ (2d-dual's orders run on different links).
 struct Stream {
     double payloadFraction = 1;
     std::vector<Phase> phases;
@@ -56,9 +59,9 @@ struct Schedule {
     ScheduleScope scope = ScheduleScope::Full;
     int groupSize = 1;
     int groupCount = 1;
-    std::vector<int> dimOrder; // dimensions visited by the reduce-scatter, in order
+    std::vector<int> dimOrder; // dimensions the first stream's reduce-scatter visits, in order
     std::vector<Stream> streams;
-    std::vector<std::string> phaseNames; // one per phase index, shared by the streams
+    std::vector<std::string> phaseNames; // one per phase index, naming what every stream does
 
     int phaseCount() const { return streams.empty() ? 0 : static_cast<int>(streams[0].phases.size()); }
 };

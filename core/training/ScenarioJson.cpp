@@ -172,9 +172,14 @@ std::string wrapText(const std::vector<bool>& wrap) {
 }
 
 std::string dimsText(const std::vector<int>& dims) {
+    // Appended piece by piece: GCC 12 at -O3 reports a false -Wrestrict on
+    // `const char* + std::string` (GCC bug 105329).
     std::string text;
     for (const int d : dims) {
-        text += (text.empty() ? "" : "x") + std::to_string(d);
+        if (!text.empty()) {
+            text += 'x';
+        }
+        text += std::to_string(d);
     }
     return text;
 }
@@ -429,8 +434,11 @@ void saveScenarioFile(const std::string& path, const Scenario& scenario) {
     }
     // Serialised before the disk is touched: a failure here leaves no temporary file behind.
     const std::string text = toJson(scenario).dump(2) + "\n";
-    const fs::path temp = dir / ("." + target.filename().string() + ".tmp" +
-                                 std::to_string(static_cast<long>(::getpid())));
+    // Appended, not `"." + std::string`: GCC 12 at -O3 reports a false -Wrestrict there.
+    const fs::path temp = dir / std::string(".")
+                                    .append(target.filename().string())
+                                    .append(".tmp")
+                                    .append(std::to_string(static_cast<long>(::getpid())));
     {
         std::ofstream out(temp, std::ios::trunc);
         if (!out) {

@@ -1,9 +1,8 @@
 #include "training/StepModel.hpp"
 
-#include "collective/AnalyticEngine.hpp"
-#include "collective/Schedule.hpp"
 #include "common/InputError.hpp"
 #include "training/Framework.hpp"
+#include "training/ExchangeTimer.hpp"
 #include "training/ResourceCache.hpp"
 
 #include <algorithm>
@@ -14,50 +13,6 @@
 
 namespace podscope {
 namespace {
-
-// Times the plan's exchanges with the analytic collective engine. Many exchanges repeat one
-// shape (every layer of a transformer, every batch norm of a width), so times are remembered.
-class ExchangeTimer {
-public:
-    ExchangeTimer(const StepPlan& plan) : plan_(plan) {}
-
-    double seconds(const Exchange& e) {
-        const CoreModel& core = plan_.core;
-        const double onChip = e.onChipBytes / (core.hbmBps * core.hbmEfficiency);
-        double offChip = 0;
-        if (e.collective) {
-            offChip = collective(*e.collective);
-        }
-        if (e.iciBytes > 0) {
-            offChip = std::max(offChip, plan_.topology.linkLatency() +
-                                            e.iciBytes / plan_.topology.spec().linkBandwidthBps);
-        }
-        // Halo swaps between a chip's cores and over its links run at once; a sum across a
-        // chip's cores comes before the sum across chips.
-        const double transfer = e.kind == ExchangeKind::Halo ? std::max(onChip, offChip)
-                                                             : onChip + offChip;
-        return transfer + core.kernelOverheadS;
-    }
-
-private:
-    double collective(const CollectiveSpec& spec) {
-        for (const auto& [known, t] : cache_) {
-            if (known.op == spec.op && known.bytesPerChip == spec.bytesPerChip &&
-                known.element == spec.element && known.groups.kind == spec.groups.kind &&
-                known.groups.tile == spec.groups.tile && known.algorithm == spec.algorithm &&
-                known.chunks == spec.chunks && known.dimOrder == spec.dimOrder) {
-                return t;
-            }
-        }
-        validateCollective(plan_.topology, spec);
-        const double t = runAnalytic(plan_.topology, spec).timeS;
-        cache_.emplace_back(spec, t);
-        return t;
-    }
-
-    const StepPlan& plan_;
-    std::vector<std::pair<CollectiveSpec, double>> cache_;
-};
 
 // Evaluations at first, first + every, ... up to the end of the run. A run that ends within a
 // twentieth of an interval short of an evaluation point still makes it: epochs and evaluation
@@ -93,6 +48,8 @@ std::string bottleneckOf(const StepBreakdown& b) {
     return it->first;
 }
 
+} // namespace
+
 // One forward pass of the evaluation set, sharded over the replicas (padded to whole batches).
 double evaluationDeviceSeconds(const StepPlan& p, double evalExamples) {
     const double perReplica = std::ceil(evalExamples / static_cast<double>(p.parallelism.replicas));
@@ -102,8 +59,6 @@ double evaluationDeviceSeconds(const StepPlan& p, double evalExamples) {
     }
     return seconds;
 }
-
-} // namespace
 
 std::vector<CollectiveSpec> gradientCollectives(const Scenario& s) {
     const StepPlan p = buildStepPlanUnchecked(s);

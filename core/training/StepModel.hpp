@@ -79,6 +79,9 @@ std::vector<CollectiveSpec> gradientCollectives(const Scenario& scenario);
 TrainingResult simulateTraining(const Scenario& scenario,
                                 const CoreCalibration* calibration = nullptr);
 
+// One forward pass of the evaluation set on the device, sharded over the replicas.
+double evaluationDeviceSeconds(const StepPlan& plan, double evalExamples);
+
 // The analytic evaluator over a built plan.
 TrainingResult evaluateStepPlan(const StepPlan& plan, const Scenario& scenario);
 

@@ -166,6 +166,7 @@ void addGradientExchanges(StepPlan& p, const Scenario& s) {
     struct Bucket {
         double fraction;
         double readyS;
+        int layer; // the layer whose weight gradient completes it
     };
     std::vector<Bucket> buckets;
     if (s.gradient.overlap == GradientOverlap::Bucketed) {
@@ -175,12 +176,12 @@ void addGradientExchanges(StepPlan& p, const Scenario& s) {
             elapsed += p.layers[i].backward.seconds;
             filled += p.layers[i].parameters * coresSharing * elementBytes;
             if (filled >= bucketBytes || (i == 0 && filled > 0)) {
-                buckets.push_back({filled / bytesPerChip, elapsed});
+                buckets.push_back({filled / bytesPerChip, elapsed, static_cast<int>(i)});
                 filled = 0;
             }
         }
     } else {
-        buckets.push_back({1.0, 0.0});
+        buckets.push_back({1.0, 0.0, -1});
     }
     for (const Bucket& b : buckets) {
         Exchange e;
@@ -188,6 +189,7 @@ void addGradientExchanges(StepPlan& p, const Scenario& s) {
         e.phase = s.gradient.overlap == GradientOverlap::Bucketed ? StepPhase::Backward
                                                                   : StepPhase::AfterBackward;
         e.readyAfterS = b.readyS;
+        e.layer = b.layer;
         // The two cores of a chip reduce-scatter between them (half the bytes each way), and for
         // an all-reduce gather back (the other half).
         e.onChipBytes = onChipSum ? b.fraction * bytesPerChip * (s.weightUpdateSharding ? 0.5 : 1.0) : 0;

@@ -75,7 +75,7 @@ TEST(Cli, BadInputExitsTwoAndNamesTheProblem) {
         {{"collective", "--bytes", "64XB"}, "bytes"},
         {{"collective", "--chunks", "0"}, "chunks"},
         {{"collective", "--chunks", "100000"}, "chunks"},
-        {{"collective", "--chunks", "many"}, "--chunks"},
+        {{"collective", "--chunks", "many"}, "chunks: 'many' is not a whole number"},
         {{"collective", "--op", "broadcast"}, "op"},
         {{"collective", "--algorithm", "tree"}, "algorithm"},
         {{"collective", "--engine", "quantum"}, "engine"},

@@ -25,7 +25,10 @@ struct Case {
 std::string joined(const std::vector<std::string>& args) {
     std::string text;
     for (const auto& a : args) {
-        text += (text.empty() ? "" : " ") + a.substr(0, 60);
+        if (!text.empty()) {
+            text += ' '; // appended: GCC 12 -O3 misreads `(c ? "" : " ") + std::string`
+        }
+        text += a.substr(0, 60);
     }
     return text;
 }

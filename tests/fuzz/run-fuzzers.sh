@@ -12,7 +12,7 @@ jobs="${PODSCOPE_FUZZ_JOBS:-$(nproc)}"
 
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja \
     -DPODSCOPE_FUZZ=ON -DPODSCOPE_BUILD_GUI=OFF -DPODSCOPE_BUILD_TESTS=OFF \
-    -DPODSCOPE_BUILD_BENCH=OFF >/dev/null
+    -DPODSCOPE_BUILD_BENCH=OFF -DPODSCOPE_WERROR=ON >/dev/null
 ninja -C "$build" podscope_fuzz_config podscope_fuzz_cli
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/podscope-fuzz.XXXXXX")"

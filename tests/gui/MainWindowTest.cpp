@@ -6,12 +6,10 @@
 #include "widgets/ControlPanel.hpp"
 #include "widgets/Explorer.hpp"
 #include "widgets/MainWindow.hpp"
+#include "widgets/ResponsivenessProbe.hpp"
 
-#include <QComboBox>
-#include <QElapsedTimer>
 #include <QImage>
 #include <QSpinBox>
-#include <QTimer>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -163,40 +161,27 @@ private slots:
         QVERIFY(!alongX.empty() && alongX != alongY);
     }
 
-    // Hundreds of changes in a few seconds: the event loop never stalls for 100 ms, and what is
-    // shown at the end is the last configuration, not a stale one.
+    // Hundreds of changes in a few seconds: the window never freezes, and what is shown at the
+    // end is the last configuration, not a stale one. A freeze, not a speed: the bound holds on
+    // a loaded 2-core machine (simulations run off the UI thread; a stall of seconds means work
+    // on it). How short the stalls are is measured by podscope --benchmark-responsiveness
+    // (docs/performance.md).
     void staysResponsiveThroughRapidChanges() {
         auto window = open("tpu-v3-multipod");
         QVERIFY(window);
-        Explorer* explorer = window->explorer();
-        QElapsedTimer sinceTick;
-        qint64 longestGapMs = 0;
-        QTimer heartbeat;
-        heartbeat.setInterval(5);
-        QObject::connect(&heartbeat, &QTimer::timeout, [&] {
-            longestGapMs = std::max(longestGapMs, sinceTick.restart());
-        });
-        QComboBox* batch = explorer->controls()->globalBatchBox();
-        QSpinBox* chunks = explorer->controls()->findChild<QSpinBox*>("chunks");
-        QVERIFY(chunks);
-        sinceTick.start();
-        heartbeat.start();
-        for (int i = 0; i < 300; ++i) {
-            if (i % 2 == 0) {
-                batch->setCurrentIndex(i / 2 % batch->count());
-            } else {
-                chunks->setValue(1 + i % 8);
-            }
-            QTest::qWait(8);
-        }
-        // Let the last simulations finish, then compare what is shown with what was asked.
-        const Scenario wanted = explorer->document().scenario();
-        QTRY_VERIFY_WITH_TIMEOUT(explorer->analysis() && sameScenario(explorer->analysis()->scenario, wanted), 30000);
-        const ViewScenario view = gradientSyncView(wanted, explorer->analysis()->result);
-        QTRY_VERIFY_WITH_TIMEOUT(window->currentRun() && sameView(window->currentRun()->scenario, view), 30000);
-        heartbeat.stop();
-        QVERIFY2(longestGapMs < 100, qPrintable(QString("the event loop stalled for %1 ms").arg(longestGapMs)));
-        QCOMPARE(wanted.gradient.chunks, window->currentRun()->scenario.collective.chunks);
+        waitForFrame(*window); // the first frame uploads the scene: not a reaction to a change
+        ResponsivenessProbe probe(*window, 300);
+        QSignalSpy finished(&probe, &ResponsivenessProbe::finished);
+        probe.start();
+        QVERIFY(finished.wait(120000));
+        const auto& result = probe.result();
+        QCOMPARE(result.changes, 300);
+        QVERIFY2(result.showsLastConfiguration, "the window still shows an earlier configuration after 30 s");
+        QVERIFY2(result.maxStallMs < 2000,
+                 qPrintable(QString("the event loop froze for %1 ms").arg(result.maxStallMs)));
+        const Scenario& wanted = window->explorer()->document().scenario();
+        QCOMPARE(window->currentRun()->scenario.collective.chunks, wanted.gradient.chunks);
+        QCOMPARE(window->explorer()->controls()->findChild<QSpinBox*>("chunks")->value(), wanted.gradient.chunks);
     }
 
     void screenshotModeWritesTheWindow() {

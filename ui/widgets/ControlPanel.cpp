@@ -172,9 +172,11 @@ void ControlPanel::build() {
     precision_->addItems({"bf16", "fp32"});
     precision_->setToolTip(tr("Element type of the summed gradients (bytes on the links)"));
     algorithm_ = new QComboBox(this);
-    algorithm_->addItems({"2d", "ring", "bidir-ring", "flat-ring"});
-    algorithm_->setToolTip(tr("2d: reduce-scatter along one dimension then the other, bidirectional rings where "
-                              "a dimension wraps; flat-ring: one ring over all chips"));
+    algorithm_->addItems({"2d", "2d-dual", "ring", "bidir-ring", "flat-ring"});
+    algorithm_->setToolTip(
+        tr("2d: reduce-scatter along one dimension then the other, bidirectional rings where "
+           "a dimension wraps; 2d-dual: 2d in both dimension orders at once on shares of the "
+           "data, so every link works in every phase; flat-ring: one ring over all chips"));
     chunks_ = new QSpinBox(this);
     chunks_->setObjectName("chunks");
     chunks_->setRange(1, 64);

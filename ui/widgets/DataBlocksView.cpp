@@ -221,7 +221,25 @@ std::vector<LegendItem> legendItems(const BlockTimeline& timeline, bool showCoun
         items.push_back(
             {LegendItem::Mark::Empty, QStringLiteral("not received yet"), {}, false, {}});
     }
-    if (timeline.streams > 1) {
+    if (timeline.orders.size() == 2) {
+        // 2d-dual: one half of the lanes per dimension order, a ring per direction within it.
+        items.push_back({LegendItem::Mark::None,
+                         QStringLiteral("upper half: dimension order %1, lower half: %2")
+                             .arg(QString::fromStdString(timeline.orders[0]),
+                                  QString::fromStdString(timeline.orders[1])),
+                         {},
+                         true,
+                         {}});
+        if (timeline.streams == 4) {
+            items.push_back(
+                {LegendItem::Mark::Clockwise, QStringLiteral("clockwise ring"), {}, false, {}});
+            items.push_back({LegendItem::Mark::CounterClockwise,
+                             QStringLiteral("counter-clockwise where a dimension wraps"),
+                             {},
+                             false,
+                             {}});
+        }
+    } else if (timeline.streams > 1) {
         items.push_back({LegendItem::Mark::Clockwise,
                          QStringLiteral("upper half: clockwise ring"),
                          {},
@@ -410,6 +428,7 @@ void DataBlocksView::paintEvent(QPaintEvent*) {
 
     const BlockFrame& frame = timeline_.frames[static_cast<std::size_t>(frame_)];
     const int streams = timeline_.streams;
+    const int lanesPerOrder = streams / std::max<int>(1, static_cast<int>(timeline_.orders.size()));
     const int perStream = timeline_.chunks * timeline_.shards;
     const QFontMetrics labelMetrics(l.labelFont);
     for (std::size_t r = 0; r < l.blocks.size(); ++r) {
@@ -438,8 +457,8 @@ void DataBlocksView::paintEvent(QPaintEvent*) {
                 row.top() + static_cast<int>((s + 1) * laneHeight) - (s + 1 < streams ? 1 : 0);
             if (streams > 1) {
                 const int arrow = labelMetrics.ascent();
-                drawDirection(painter, QRectF(row.left() - arrow, y0, arrow * 0.8, y1 - y0), s == 0,
-                              kDimText);
+                drawDirection(painter, QRectF(row.left() - arrow, y0, arrow * 0.8, y1 - y0),
+                              s % lanesPerOrder == 0, kDimText);
             }
             std::vector<QRect> arrived;
             for (int b = 0; b < perStream; ++b) {

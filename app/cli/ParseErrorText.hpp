@@ -1,0 +1,21 @@
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace CLI {
+class App;
+class ParseError;
+} // namespace CLI
+
+namespace podscope::cli {
+
+// "unknown command 'simulte'; did you mean 'simulate'?" when `word` is none of `app`'s
+// commands; nothing when it is one.
+std::optional<std::string> unknownCommand(const CLI::App& app, const std::string& word);
+
+// What CLI11 refused, in the house style of InputError ("chips: 'abc' is not a whole number"),
+// with a suggestion where an option looks mistyped. `app` has just failed to parse.
+std::string describeParseError(const CLI::App& app, const CLI::ParseError& error);
+
+} // namespace podscope::cli
