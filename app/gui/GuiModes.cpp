@@ -41,6 +41,7 @@ struct Options {
     ui::LayoutKind layout = ui::LayoutKind::Torus;
     ui::ColorMode colorMode = ui::ColorMode::ChipState;
     std::optional<double> timeUs;
+    std::optional<ui::ChartKind> chart; // --chart: the chart tab in front
     QSize size{1280, 720}; // fits a 1366x768 laptop screen
     QString screenshot;
     int benchmarkFrames = 0;
@@ -89,12 +90,15 @@ Options parseOptions(const QStringList& arguments) {
                                        "NAME");
     const QCommandLineOption timeUs("time-us", "Replay time to show, in microseconds.", "T");
     const QCommandLineOption size("size", "Window size, e.g. 1600x900.", "WxH");
+    const QCommandLineOption chart("chart", "Chart tab in front: scaling, breakdown, batch, links, "
+                                            "layers or roofline (the Layers tab).", "KIND");
     const QCommandLineOption screenshot("screenshot", "Render the window to a PNG file and exit.", "FILE");
     const QCommandLineOption frames("benchmark-frames", "Play N frames and print frame-rate JSON.", "N");
     const QCommandLineOption responsiveness("benchmark-responsiveness",
                                             "Make N rapid configuration changes (one every 8 ms) "
                                             "and print the event loop's stalls as JSON.", "N");
-    parser.addOptions({preset, layout, colorBy, algorithm, timeUs, size, screenshot, frames, responsiveness});
+    parser.addOptions({preset, layout, colorBy, algorithm, timeUs, size, chart, screenshot, frames,
+                       responsiveness});
     const QCommandLineOption demo("demo", "Open a guided demo: a bundled one (ring-allreduce, twod-allreduce, "
                                           "batch-limit, model-parallelism, weight-update-sharding, "
                                           "input-pipeline, distributed-evaluation) or a demo script file (.json).", "NAME");
@@ -107,7 +111,8 @@ Options parseOptions(const QStringList& arguments) {
     parser.addOption(presentation);
     // --- Scripted exports (issue 6)
     const QCommandLineOption exportChart("export-chart",
-                                         "Export a chart (scaling, batch, breakdown or links) to "
+                                         "Export a chart (scaling, batch, breakdown, links, layers "
+                                         "or roofline) to "
                                          "--out FILE.png|svg|pdf and exit.", "KIND");
     const QCommandLineOption exportOut("out", "File written by --export-chart.", "FILE");
     const QCommandLineOption exportView("export-view", "Render the 3-D view off-screen to a PNG "
@@ -179,12 +184,19 @@ Options parseOptions(const QStringList& arguments) {
     if (parser.isSet(size)) {
         options.size = parseSize(parser.value(size));
     }
+    if (parser.isSet(chart)) {
+        options.chart = ui::parseChartKind(parser.value(chart));
+        if (!options.chart) {
+            throw InputError("chart", "'" + parser.value(chart).toStdString() +
+                                          "' must be scaling, breakdown, batch, links, layers or roofline");
+        }
+    }
     options.screenshot = parser.value(screenshot);
     options.presentation = parser.isSet(presentation);
     options.sizeGiven = parser.isSet(size);
     if (parser.isSet(demo)) {
         // The demo's step sets the configuration and the view: other settings would be lost.
-        for (const auto* clash : {&preset, &layout, &colorBy, &algorithm, &timeUs}) {
+        for (const auto* clash : {&preset, &layout, &colorBy, &algorithm, &timeUs, &chart}) {
             if (parser.isSet(*clash)) {
                 throw InputError(clash->names().front().toStdString(),
                                  "cannot be combined with --demo (each demo step sets the configuration and the view)");
@@ -226,7 +238,7 @@ Options parseOptions(const QStringList& arguments) {
         options.exportChart = ui::parseChartKind(parser.value(exportChart));
         if (!options.exportChart) {
             throw InputError("export-chart", "'" + parser.value(exportChart).toStdString() +
-                                                 "' must be scaling, breakdown, batch or links");
+                                                 "' must be scaling, breakdown, batch, links, layers or roofline");
         }
         options.exportOut = parser.value(exportOut);
         if (options.exportOut.isEmpty()) {
@@ -545,6 +557,9 @@ int run(int argc, char** argv, std::chrono::steady_clock::time_point started) {
             window.setColorMode(options.colorMode);
             if (options.timeUs) {
                 window.setTimeUs(*options.timeUs);
+            }
+            if (options.chart) {
+                window.explorer()->showChart(*options.chart);
             }
         }
         if (options.exporting()) {

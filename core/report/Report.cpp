@@ -185,7 +185,7 @@ std::string resultsCsv(const ReportData& d) {
             s << "\n";
         }
     };
-    rows("base", {SweepPoint{d.result.chips, d.scenario.globalBatch, d.result, ""}});
+    rows("base", {SweepPoint{d.result.chips, d.scenario.globalBatch, d.result, "", std::nullopt}});
     rows("strong_scaling", d.strongScaling);
     rows("weak_scaling", d.weakScaling);
     rows("batch", d.batches);

@@ -259,6 +259,30 @@ std::vector<LayerGroup> layerGroups(const LayersFigure& figure) {
     return groups;
 }
 
+LayerBars layerBars(const LayersFigure& figure, std::size_t maxBars) {
+    LayerBars result;
+    result.bars = layerGroups(figure);
+    if (result.bars.size() <= maxBars || maxBars < 2) {
+        return result;
+    }
+    // Slowest first; among equals (BERT's identical encoder layers), the model's order.
+    std::stable_sort(result.bars.begin(), result.bars.end(),
+                     [](const LayerGroup& a, const LayerGroup& b) { return a.seconds() > b.seconds(); });
+    LayerGroup rest;
+    for (std::size_t i = maxBars - 1; i < result.bars.size(); ++i) {
+        rest.forwardS += result.bars[i].forwardS;
+        rest.backwardS += result.bars[i].backwardS;
+        rest.layers.insert(rest.layers.end(), result.bars[i].layers.begin(),
+                           result.bars[i].layers.end());
+    }
+    result.restGroups = result.bars.size() - (maxBars - 1);
+    rest.name = "rest (" + std::to_string(result.restGroups) + " groups)";
+    result.bars.resize(maxBars - 1);
+    result.bars.push_back(std::move(rest));
+    result.sortedBySeconds = true;
+    return result;
+}
+
 std::string title(const LayersFigure&) {
     return "Time per layer group: forward and backward";
 }
@@ -275,10 +299,17 @@ std::string caption(const LayersFigure& figure) {
         forward += row.forwardS;
         backward += row.backwardS;
     }
+    const LayerBars bars = layerBars(figure, kLayerBars);
+    const std::string order =
+        bars.sortedBySeconds
+            ? "the " + std::to_string(bars.bars.size() - 1) + " slowest of its " +
+                  std::to_string(bars.bars.size() - 1 + bars.restGroups) +
+                  " groups, slowest first, and the rest in one bar"
+            : "in the model's order";
     return "One core's time per training step in each group of consecutive layers of " +
-           figure.workload + " (" + perCoreText(figure.examplesPerCore) +
-           "), in the model's order: the forward pass and the backward pass (input and weight "
-           "gradients) stacked. In all, " + fixed(forward * 1e3, 2) + " ms forward and " +
+           figure.workload + " (" + perCoreText(figure.examplesPerCore) + "), " + order +
+           ": the forward pass and the backward pass (input and weight gradients) stacked. "
+           "In all, " + fixed(forward * 1e3, 2) + " ms forward and " +
            fixed(backward * 1e3, 2) +
            " ms backward; each layer's kernels take the time of their slowest unit (MXU, HBM, "
            "vector or transcendental unit) plus a fixed cost per kernel. Hover a bar in the app "

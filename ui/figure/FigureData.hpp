@@ -104,6 +104,16 @@ struct LayerGroup {
     double seconds() const { return forwardS + backwardS; }
 };
 std::vector<LayerGroup> layerGroups(const LayersFigure& figure);
+// The bars the chart draws: every group in the model's order when there are at most `maxBars`;
+// otherwise the slowest maxBars - 1 groups, slowest first, and one bar for the rest ("rest (15
+// groups)"), so that BERT's 26 groups stay readable.
+struct LayerBars {
+    std::vector<LayerGroup> bars;
+    bool sortedBySeconds = false;
+    std::size_t restGroups = 0; // groups in the last bar, when sorted
+};
+LayerBars layerBars(const LayersFigure& figure, std::size_t maxBars);
+inline constexpr std::size_t kLayerBars = 12;
 std::string title(const LayersFigure& figure);
 std::string subtitle(const LayersFigure& figure);
 std::string caption(const LayersFigure& figure);

@@ -45,6 +45,10 @@ public:
 
     QComboBox* globalBatchBox() const { return globalBatch_; }
     QComboBox* workloadBox() const { return workload_; }
+    QComboBox* overlapBox() const { return overlap_; }
+    QDoubleSpinBox* bucketBox() const { return bucket_; }
+    QComboBox* batchNormGroupBox() const { return batchNormGroup_; }
+    QSpinBox* sequenceLengthBox() const { return sequenceLength_; }
 
 signals:
     void edited(const podscope::Scenario& scenario, const QString& what);
@@ -87,6 +91,13 @@ private:
     QComboBox* evalMode_ = nullptr;
     QDoubleSpinBox* hostCores_ = nullptr;
     QCheckBox* decodedCache_ = nullptr;
+    QComboBox* overlap_ = nullptr;
+    QDoubleSpinBox* bucket_ = nullptr;
+    QComboBox* batchNormGroup_ = nullptr;
+    QSpinBox* sequenceLength_ = nullptr;
+    // The analysed workload's sequence length (its default) and whether it has batch norm.
+    std::string analysedWorkload_;
+    std::optional<int> defaultSequenceLength_;
 };
 
 } // namespace podscope::ui
