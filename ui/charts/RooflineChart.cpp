@@ -29,7 +29,7 @@ constexpr UnitStyle kUnits[] = {
     {"bound by the vector unit", palette::kBluishGreen, QScatterSeries::MarkerShapeTriangle},
     {"bound by the transcendental unit", palette::kReddishPurple,
      QScatterSeries::MarkerShapeRotatedRectangle},
-    {"bound by the cost per kernel", palette::kOrange, QScatterSeries::MarkerShapePentagon},
+    {"bound by the cost per kernel", palette::kOrange, QScatterSeries::MarkerShapeStar},
 };
 
 QString threeDigits(double value) {
@@ -56,7 +56,8 @@ RooflineChart::RooflineChart(QWidget* parent)
         auto* series = new QScatterSeries;
         series->setName(tr(kUnits[u].label));
         series->setMarkerShape(kUnits[u].shape);
-        series->setMarkerSize(9);
+        // A star's arms are thin: it needs more room than the others to read as a star.
+        series->setMarkerSize(kUnits[u].shape == QScatterSeries::MarkerShapeStar ? 14 : 9);
         series->setColor(toColor(kUnits[u].colour));
         series->setBorderColor(Qt::white);
         chart->addSeries(series);
@@ -136,12 +137,15 @@ void RooflineChart::setFigure(const RooflineFigure& figure) {
     roof_->clear();
     peak_->clear();
     if (ridge > 0) {
-        // The HBM roof is a straight line on log-log axes: its ends and the ridge suffice.
-        roof_->append(at(lowX, figure.hbmBytesPerS * lowX));
+        // The HBM roof is a straight line on log-log axes: its ends and the ridge suffice. The
+        // ends lie a decade past the data, beyond whatever round ticks the axis picks; the plot
+        // clips them at its edges.
+        const double left = lowX / 10, right = highX * 10;
+        roof_->append(at(left, figure.hbmBytesPerS * left));
         roof_->append(at(ridge, figure.mxuRoofFlops()));
-        roof_->append(at(highX, figure.mxuRoofFlops()));
-        peak_->append(at(lowX, figure.peakFlops));
-        peak_->append(at(highX, figure.peakFlops));
+        roof_->append(at(right, figure.mxuRoofFlops()));
+        peak_->append(at(left, figure.peakFlops));
+        peak_->append(at(right, figure.peakFlops));
     }
     for (std::size_t u = 0; u < layers_.size(); ++u) {
         QList<QPointF> points;
