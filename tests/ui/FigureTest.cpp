@@ -274,8 +274,8 @@ LayerRow row(const std::string& group, double seconds) {
     return r;
 }
 
-// Issue 12: few groups keep the model's order; many become the slowest and one "rest" bar,
-// and no time is lost either way.
+// Issue 12: few groups keep the model's order, runs of numbered groups merge, and many groups
+// of different kinds become the slowest and one "rest" bar; no time is lost either way.
 TEST(FigureData, LayerBarsGroupConsecutiveLayersAndKeepTheTotal) {
     LayersFigure few{"m", 16, 1, {row("a", 1), row("a", 2), row("b", 5), row("c", 1)}};
     const LayerBars kept = layerBars(few, 12);
@@ -285,10 +285,29 @@ TEST(FigureData, LayerBarsGroupConsecutiveLayersAndKeepTheTotal) {
     EXPECT_DOUBLE_EQ(kept.bars[0].seconds(), 3);
     EXPECT_EQ(kept.bars[0].layers, (std::vector<std::size_t>{0, 1}));
 
+    // A run of identical numbered groups is one bar, in the model's order; numbered groups that
+    // differ (ResNet's stages) stay apart.
+    LayersFigure runs{"m", 16, 1, {row("embeddings", 1), row("layer00", 2), row("layer00", 1),
+                                   row("layer01", 2), row("layer01", 1), row("layer02", 2),
+                                   row("layer02", 1), row("head", 1), row("decoder0", 3),
+                                   row("decoder1", 3), row("group1", 1), row("group2", 2)}};
+    const LayerBars merged = layerBars(runs, 12);
+    ASSERT_EQ(merged.bars.size(), 6u);
+    EXPECT_EQ(merged.bars[1].name, "layer00-02");
+    EXPECT_EQ(merged.bars[3].name, "decoder0-1");
+    EXPECT_EQ(merged.bars[4].name, "group1");
+    EXPECT_EQ(merged.bars[5].name, "group2");
+    EXPECT_EQ(merged.groupsPerBar, (std::vector<std::size_t>{1, 3, 1, 2, 1, 1}));
+    EXPECT_DOUBLE_EQ(merged.bars[1].seconds(), 9);
+    EXPECT_EQ(merged.bars[1].layers.size(), 6u);
+    EXPECT_NE(caption(runs).find("layer00-02: 3 identical groups"), std::string::npos)
+        << caption(runs);
+
+    // Groups of different kinds (no run to merge): the slowest and the rest.
     LayersFigure many{"m", 16, 1, {}};
     double total = 0;
     for (int g = 0; g < 20; ++g) {
-        many.layers.push_back(row("g" + std::to_string(g), 1 + g % 7));
+        many.layers.push_back(row("g" + std::string(1, char('a' + g)), 1 + g % 7));
         total += 1 + g % 7;
     }
     const LayerBars bars = layerBars(many, 5);
@@ -302,10 +321,11 @@ TEST(FigureData, LayerBarsGroupConsecutiveLayersAndKeepTheTotal) {
     }
     EXPECT_NEAR(sum, total, 1e-12);
     // The four slowest: g6 and g13 (7 s), then g5 and g12 (6 s), in the model's order.
-    EXPECT_EQ(bars.bars[0].name, "g6");
-    EXPECT_EQ(bars.bars[1].name, "g13");
-    EXPECT_EQ(bars.bars[2].name, "g5");
-    EXPECT_EQ(bars.bars[3].name, "g12");
+    EXPECT_EQ(bars.bars[0].name, "gg");
+    EXPECT_EQ(bars.bars[1].name, "gn");
+    EXPECT_EQ(bars.bars[2].name, "gf");
+    EXPECT_EQ(bars.bars[3].name, "gm");
+    EXPECT_EQ(bars.groupsPerBar, (std::vector<std::size_t>{1, 1, 1, 1, 16}));
     EXPECT_NE(caption(many).find("slowest"), std::string::npos);
 }
 

@@ -97,7 +97,7 @@ void LayerTimeChart::setFigure(const LayersFigure& figure) {
     }
     categories_->clear();
     categories_->append(names);
-    time_->setTitle(tr("time per step on one core (%1)").arg(unit_));
+    time_->setTitle(tr("time per step (%1)").arg(unit_));
     // Headroom for the totals on top of the bars.
     time_->setData(0, top > 0 ? top * unit.perSecond * 1.12 : 1);
     labels_->setFormat(threeDigits, threeDigits);
@@ -112,11 +112,13 @@ QString LayerTimeChart::tooltip(int bar) const {
     }
     const LayerGroup& group = bars_.bars[static_cast<std::size_t>(bar)];
     const double perUnit = 1 / secondsPerUnit_;
-    QStringList lines{tr("%1: %2 %3 (forward %4, backward %5), %6 layers")
+    const std::size_t groups = bars_.groupsPerBar[static_cast<std::size_t>(bar)];
+    QStringList lines{tr("%1: %2 %3 (forward %4, backward %5), %6 layers in %7 groups")
                           .arg(QString::fromStdString(group.name), threeDigits(group.seconds() * perUnit),
                                unit_, threeDigits(group.forwardS * perUnit),
                                threeDigits(group.backwardS * perUnit))
-                          .arg(group.layers.size())};
+                          .arg(group.layers.size())
+                          .arg(groups)};
     std::vector<std::size_t> slowest = group.layers;
     std::stable_sort(slowest.begin(), slowest.end(), [this](std::size_t a, std::size_t b) {
         return figure_.layers[a].seconds() > figure_.layers[b].seconds();

@@ -15,8 +15,9 @@ class StackedBarLabels;
 struct TrainingAnalysis;
 
 // One core's time per training step in each group of layers (a ResNet stage, a BERT encoder
-// layer), forward and backward stacked: podscope-cli layers' table summed by group. Many groups
-// (BERT's 26) become the slowest ones and a "rest" bar (layerBars), so the bars stay readable.
+// layer), forward and backward stacked: podscope-cli layers' table summed by group. A run of
+// numbered groups (BERT's 24 encoder layers) is one bar, and were there still too many bars,
+// the slowest and a "rest" bar (layerBars), so the bars stay readable.
 class LayerTimeChart : public QChartView {
     Q_OBJECT
 public:

@@ -129,7 +129,9 @@ void StackedBarLabels::place() {
             continue;
         }
         // The total on top of the bar.
-        if (showTotals) {
+        // Compact: a total that would rise above the plot (a short chart) is left to the
+        // tooltip rather than run into the title.
+        if (showTotals && !(compact_ && barTop - metrics.height() - 2 < plot.top() - 1)) {
             const QString total = total_(bottom);
             text(total,
                  QPointF((barLeft + barRight) / 2 - metrics.horizontalAdvance(total) / 2,

@@ -24,7 +24,8 @@ public:
     ~StackedBarLabels() override;
     void setFormat(std::function<QString(double)> format, std::function<QString(double)> total);
     // For many narrow bars side by side: no labels beside the bars (they would run into the
-    // neighbours), and the totals only when every one fits within its bar's share of the width.
+    // neighbours), and the totals only when every one fits within its bar's share of the width
+    // and below the top of the plot.
     void setCompact(bool compact) { compact_ = compact; }
 
     // Labels drawn now (for tests): inside, beside the bars, totals.

@@ -6,6 +6,7 @@
 #include "workload/Workload.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 
@@ -259,15 +260,54 @@ std::vector<LayerGroup> layerGroups(const LayersFigure& figure) {
     return groups;
 }
 
+namespace {
+
+// "layer07" -> {"layer", "07"}; a name without a trailing number has no number.
+std::pair<std::string, std::string> stemAndNumber(const std::string& name) {
+    std::size_t digits = name.size();
+    while (digits > 0 && std::isdigit(static_cast<unsigned char>(name[digits - 1]))) {
+        --digits;
+    }
+    return {name.substr(0, digits), name.substr(digits)};
+}
+
+} // namespace
+
 LayerBars layerBars(const LayersFigure& figure, std::size_t maxBars) {
     LayerBars result;
-    result.bars = layerGroups(figure);
+    // Of the last bar, when its group is numbered: a group repeats the run when it has the same
+    // stem, as many layers and the same time (ResNet's group1 ... group4 are different stages).
+    std::string runStem, runFirst;
+    std::size_t runLayers = 0;
+    double runSeconds = 0;
+    for (LayerGroup& group : layerGroups(figure)) {
+        const auto [stem, number] = stemAndNumber(group.name);
+        const bool repeats = !number.empty() && !runFirst.empty() && stem == runStem &&
+                             group.layers.size() == runLayers &&
+                             std::abs(group.seconds() - runSeconds) <= 1e-9 * runSeconds;
+        if (repeats) {
+            LayerGroup& bar = result.bars.back();
+            bar.forwardS += group.forwardS;
+            bar.backwardS += group.backwardS;
+            bar.layers.insert(bar.layers.end(), group.layers.begin(), group.layers.end());
+            bar.name = stem + runFirst + "-" + number;
+            ++result.groupsPerBar.back();
+        } else {
+            result.bars.push_back(std::move(group));
+            result.groupsPerBar.push_back(1);
+            runStem = stem;
+            runFirst = number;
+            runLayers = result.bars.back().layers.size();
+            runSeconds = result.bars.back().seconds();
+        }
+    }
     if (result.bars.size() <= maxBars || maxBars < 2) {
         return result;
     }
     // Slowest first; among equals (BERT's identical encoder layers), the model's order.
     std::stable_sort(result.bars.begin(), result.bars.end(),
                      [](const LayerGroup& a, const LayerGroup& b) { return a.seconds() > b.seconds(); });
+    // Sorted above without their counts: recount from the layers kept in each bar.
     LayerGroup rest;
     for (std::size_t i = maxBars - 1; i < result.bars.size(); ++i) {
         rest.forwardS += result.bars[i].forwardS;
@@ -275,10 +315,25 @@ LayerBars layerBars(const LayersFigure& figure, std::size_t maxBars) {
         rest.layers.insert(rest.layers.end(), result.bars[i].layers.begin(),
                            result.bars[i].layers.end());
     }
-    result.restGroups = result.bars.size() - (maxBars - 1);
-    rest.name = "rest (" + std::to_string(result.restGroups) + " groups)";
+    const std::size_t groups = layerGroups(figure).size();
     result.bars.resize(maxBars - 1);
+    result.groupsPerBar.clear();
+    std::size_t kept = 0;
+    for (const LayerGroup& bar : result.bars) {
+        // A sorted bar is one group or a merged run; count its groups by its layers' groups.
+        std::size_t count = 0;
+        std::string last;
+        for (std::size_t layer : bar.layers) {
+            count += figure.layers[layer].group != last;
+            last = figure.layers[layer].group;
+        }
+        result.groupsPerBar.push_back(count);
+        kept += count;
+    }
+    result.restGroups = groups - kept;
+    rest.name = "rest (" + std::to_string(result.restGroups) + " groups)";
     result.bars.push_back(std::move(rest));
+    result.groupsPerBar.push_back(result.restGroups);
     result.sortedBySeconds = true;
     return result;
 }
@@ -300,12 +355,18 @@ std::string caption(const LayersFigure& figure) {
         backward += row.backwardS;
     }
     const LayerBars bars = layerBars(figure, kLayerBars);
-    const std::string order =
-        bars.sortedBySeconds
-            ? "the " + std::to_string(bars.bars.size() - 1) + " slowest of its " +
-                  std::to_string(bars.bars.size() - 1 + bars.restGroups) +
-                  " groups, slowest first, and the rest in one bar"
-            : "in the model's order";
+    std::string order = bars.sortedBySeconds
+                            ? "the " + std::to_string(bars.bars.size() - 1) + " slowest bars, "
+                              "slowest first, and the rest in one bar"
+                            : "in the model's order";
+    for (std::size_t i = 0; i < bars.bars.size(); ++i) {
+        if (bars.groupsPerBar[i] > 1 && bars.bars[i].name.find('-') != std::string::npos) {
+            order += " (" + bars.bars[i].name + ": " + std::to_string(bars.groupsPerBar[i]) +
+                     " identical groups, " + fixed(bars.bars[i].seconds() * 1e3 / double(bars.groupsPerBar[i]), 2) +
+                     " ms each on average)";
+            break; // the first such run explains the notation
+        }
+    }
     return "One core's time per training step in each group of consecutive layers of " +
            figure.workload + " (" + perCoreText(figure.examplesPerCore) + "), " + order +
            ": the forward pass and the backward pass (input and weight gradients) stacked. "

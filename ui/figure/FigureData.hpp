@@ -104,11 +104,13 @@ struct LayerGroup {
     double seconds() const { return forwardS + backwardS; }
 };
 std::vector<LayerGroup> layerGroups(const LayersFigure& figure);
-// The bars the chart draws: every group in the model's order when there are at most `maxBars`;
-// otherwise the slowest maxBars - 1 groups, slowest first, and one bar for the rest ("rest (15
-// groups)"), so that BERT's 26 groups stay readable.
+// The bars the chart draws, in the model's order: a run of identical numbered groups (BERT's
+// layer00 ... layer23, Transformer's encoder0 ... encoder5: same layers, same time) is one bar,
+// "layer00-23", so that BERT's 26 groups read as 3 bars. Were there still more than `maxBars`, the slowest
+// maxBars - 1, slowest first, and one bar for the rest ("rest (15 groups)").
 struct LayerBars {
     std::vector<LayerGroup> bars;
+    std::vector<std::size_t> groupsPerBar; // groups of layerGroups() in each bar
     bool sortedBySeconds = false;
     std::size_t restGroups = 0; // groups in the last bar, when sorted
 };

@@ -531,7 +531,7 @@ void ControlPanel::setAnalysis(const TrainingAnalysis& analysis) {
     } else {
         defaultSequenceLength_.reset();
         sequenceLength_->setRange(0, 0);
-        sequenceLength_->setSpecialValueText(tr("none (not a sequence model)"));
+        sequenceLength_->setSpecialValueText(tr("none"));
     }
     sequenceLength_->setEnabled(analysis.sequenceLength.has_value());
     updating_ = false;

@@ -17,9 +17,21 @@ constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 constexpr Rgb kPartColours[] = {palette::kBlue, palette::kSkyBlue, palette::kBluishGreen,
                                 palette::kOrange, palette::kReddishPurple};
 
+constexpr double kMiB = 1024.0 * 1024.0;
+
 QString gib(double bytes) {
-    return QString::number(bytes / kGiB, 'f', bytes < 0.1 * kGiB && bytes > 0 ? 2 : 1) +
-           QStringLiteral(" GiB");
+    return QString::number(bytes / kGiB, 'f', 1) + QStringLiteral(" GiB");
+}
+
+// A part of the bar: GiB from one GiB up, MiB below (ResNet's weights are 146 MiB).
+QString partSize(double bytes) {
+    if (bytes >= kGiB) {
+        return gib(bytes);
+    }
+    if (bytes > 0 && bytes < kMiB) {
+        return QStringLiteral("< 1 MiB");
+    }
+    return QString::number(bytes / kMiB, 'f', 0) + QStringLiteral(" MiB");
 }
 
 // The bar itself: the parts side by side on a scale that holds the capacity and the total, the
@@ -132,7 +144,7 @@ QString MemoryBar::legendText() const {
         entries << QString("<span style=\"color:%1\">&#9632;</span>&nbsp;%2&nbsp;%3")
                        .arg(toColor(kPartColours[i++ % std::size(kPartColours)]).name(),
                             QString::fromStdString(part.label).replace(' ', "&nbsp;"),
-                            gib(part.bytes).replace(' ', "&nbsp;"));
+                            partSize(part.bytes).toHtmlEscaped().replace(' ', "&nbsp;"));
     }
     return entries.join(QStringLiteral(" &nbsp; "));
 }
