@@ -40,6 +40,9 @@ std::optional<std::pair<double, double>> regionOf(const QAreaSeries* area) {
     return std::make_pair(area->upperSeries()->at(0).x(), area->upperSeries()->at(1).x());
 }
 
+// Refused batches the axis reaches (see setFigure).
+constexpr std::size_t kRefusedOnAxis = 2;
+
 QString gib(double bytes) {
     return QString::number(bytes / (1024.0 * 1024.0 * 1024.0), 'f', 1) + " GiB";
 }
@@ -179,10 +182,12 @@ void BatchChart::setFigure(const BatchFigure& figure) {
         lowTime = lowEpochs = 0;
         highTime = highEpochs = 1;
     }
-    // Refused batches stay on the axis: the hatched region shows where HBM ends.
-    for (const auto& r : figure.refused) {
-        lowBatch = std::min(lowBatch, r.batch);
-        highBatch = std::max(highBatch, r.batch);
+    // Refused batches stay on the axis: the hatched region shows where HBM ends. The first two
+    // are enough to show it; more (BERT's sweep refuses 256k to 16M) would squash the points
+    // that fit into a corner. The caption and the tooltip name them all.
+    for (std::size_t i = 0; i < figure.refused.size() && i < kRefusedOnAxis; ++i) {
+        lowBatch = std::min(lowBatch, figure.refused[i].batch);
+        highBatch = std::max(highBatch, figure.refused[i].batch);
     }
     batch_->setData(lowBatch, highBatch);
     timeAxis_->setData(lowTime, highTime * (spansDecade(lowTime, highTime) ? 1 : 1.05));

@@ -235,7 +235,12 @@ std::string caption(const BatchFigure& figure) {
         text += " From " + groupDigits(figure.refused.front().batch) +
                 " the batch does not fit in HBM (hatched): it needs " +
                 gibText(figure.refused.front().needsBytes) + " per core, which has " +
-                gibText(figure.hbmCapacityBytes) + ".";
+                gibText(figure.hbmCapacityBytes);
+        if (figure.refused.size() > 2) {
+            text += "; the sweep's larger batches up to " + groupDigits(figure.refused.back().batch) +
+                    " do not fit either";
+        }
+        text += ".";
     }
     if (figure.currentBatch) {
         text += " The square marks the configuration's batch.";
