@@ -25,6 +25,7 @@
 #include <QLineSeries>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScrollArea>
 #include <QScatterSeries>
 #include <QSignalSpy>
 #include <QStackedBarSeries>
@@ -300,7 +301,15 @@ private slots:
         QVERIFY2(memory->summary().contains(QRegularExpression("^[0-9.]+ GiB of 16.0 GiB used")),
                  qPrintable(memory->summary()));
         QVERIFY(memory->legendText().contains("activations&nbsp;"));
-        QVERIFY(!memory->visibleRegion().isEmpty());
+        // In the configuration panel, under the parallelism settings, in sight when scrolled to.
+        QVERIFY(explorer_->controls()->isAncestorOf(memory));
+        QScrollArea* scroll = nullptr;
+        for (QWidget* w = memory->parentWidget(); w && !scroll; w = w->parentWidget()) {
+            scroll = qobject_cast<QScrollArea*>(w);
+        }
+        QVERIFY(scroll);
+        scroll->ensureWidgetVisible(memory);
+        QTRY_VERIFY(!memory->visibleRegion().isEmpty());
     }
 
     // Issue 12: the new scenario fields have controls; each change is an undo step, and undo

@@ -5,6 +5,7 @@
 #include "training/Framework.hpp"
 #include "training/ScenarioJson.hpp"
 #include "view/ConfigurationProblem.hpp"
+#include "widgets/MemoryBar.hpp"
 #include "workload/Workload.hpp"
 
 #include <algorithm>
@@ -183,6 +184,10 @@ void ControlPanel::build() {
     batchNormGroup_->setObjectName("batchNormGroup");
     batchNormGroup_->setToolTip(batchNormTip());
     parallelism->addRow(tr("Batch-norm group"), batchNormGroup_);
+    // In the panel's column, right under the settings that fill it, scrolling with them: the
+    // panel keeps its height for the controls on a small screen.
+    memory_ = new MemoryBar(this);
+    column->addWidget(memory_);
 
     auto* gradients = group("gradients", tr("Gradient summation"));
     weightUpdateSharding_ = new QCheckBox(tr("Weight-update sharding"), this);

@@ -151,9 +151,8 @@ void Explorer::buildDocks() {
     auto* configurationColumn = new QVBoxLayout(configuration);
     configurationColumn->setContentsMargins(0, 0, 0, 0);
     whatIfs_ = new WhatIfPanel;
-    memory_ = new MemoryBar;
+    memory_ = controls_->memoryBar();
     configurationColumn->addWidget(scroll, 1);
-    configurationColumn->addWidget(memory_);
     configurationColumn->addWidget(whatIfs_);
     auto* controlDock = new QDockWidget(tr("Configuration"), &window_);
     controlDock->setObjectName("configurationDock");
