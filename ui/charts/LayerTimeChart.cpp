@@ -113,12 +113,12 @@ QString LayerTimeChart::tooltip(int bar) const {
     const LayerGroup& group = bars_.bars[static_cast<std::size_t>(bar)];
     const double perUnit = 1 / secondsPerUnit_;
     const std::size_t groups = bars_.groupsPerBar[static_cast<std::size_t>(bar)];
-    QStringList lines{tr("%1: %2 %3 (forward %4, backward %5), %6 layers in %7 groups")
-                          .arg(QString::fromStdString(group.name), threeDigits(group.seconds() * perUnit),
-                               unit_, threeDigits(group.forwardS * perUnit),
-                               threeDigits(group.backwardS * perUnit))
-                          .arg(group.layers.size())
-                          .arg(groups)};
+    QStringList lines{
+        tr("%1: %2 %3 (forward %4, backward %5), %6 layers in %7 groups")
+            .arg(QString::fromStdString(group.name), threeDigits(group.seconds() * perUnit), unit_,
+                 threeDigits(group.forwardS * perUnit), threeDigits(group.backwardS * perUnit))
+            .arg(group.layers.size())
+            .arg(groups)};
     std::vector<std::size_t> slowest = group.layers;
     std::stable_sort(slowest.begin(), slowest.end(), [this](std::size_t a, std::size_t b) {
         return figure_.layers[a].seconds() > figure_.layers[b].seconds();
@@ -127,7 +127,8 @@ QString LayerTimeChart::tooltip(int bar) const {
         const LayerRow& row = figure_.layers[slowest[i]];
         lines << tr("  %1 (%2): %3 %4, bound by %5")
                      .arg(QString::fromStdString(row.name), QString::fromStdString(row.type),
-                          threeDigits(row.seconds() * perUnit), unit_, QString::fromLatin1(toString(row.bound)));
+                          threeDigits(row.seconds() * perUnit), unit_,
+                          QString::fromLatin1(toString(row.bound)));
     }
     if (slowest.size() > kTooltipLayers) {
         lines << tr("  ... and %1 more (podscope-cli layers lists them all)")

@@ -62,34 +62,37 @@ RooflineChart::RooflineChart(QWidget* parent)
         series->setBorderColor(Qt::white);
         chart->addSeries(series);
         layers_[u] = series;
-        connect(series, &QScatterSeries::hovered, this, [this, u](const QPointF& point, bool entered) {
-            if (!entered) {
-                QToolTip::hideText();
-                return;
-            }
-            // The marker nearest the pointer (several layers may share a place).
-            const QList<QPointF> points = layers_[u]->points();
-            if (points.isEmpty()) {
-                return;
-            }
-            qsizetype nearest = 0;
-            for (qsizetype i = 1; i < points.size(); ++i) {
-                if (QLineF(points[i], point).length() < QLineF(points[nearest], point).length()) {
-                    nearest = i;
+        connect(
+            series, &QScatterSeries::hovered, this, [this, u](const QPointF& point, bool entered) {
+                if (!entered) {
+                    QToolTip::hideText();
+                    return;
                 }
-            }
-            const LayerRow& row = figure_.layers[shown_[u][static_cast<std::size_t>(nearest)]];
-            QToolTip::showText(
-                QCursor::pos(),
-                tr("%1 (%2, %3)\n%4 FLOP/byte, %5 TFLOP/s achieved (%6 % of the roof)\n"
-                   "%7 GFLOP, %8 MB of HBM traffic, %9 kernels")
-                    .arg(QString::fromStdString(row.name), QString::fromStdString(row.group),
-                         QString::fromStdString(row.type), threeDigits(row.arithmeticIntensity),
-                         threeDigits(row.achievedFlops / 1e12),
-                         threeDigits(100 * row.achievedFlops / figure_.roofAt(row.arithmeticIntensity)),
-                         threeDigits(row.flops / 1e9), threeDigits(row.hbmBytes / 1e6))
-                    .arg(row.kernels));
-        });
+                // The marker nearest the pointer (several layers may share a place).
+                const QList<QPointF> points = layers_[u]->points();
+                if (points.isEmpty()) {
+                    return;
+                }
+                qsizetype nearest = 0;
+                for (qsizetype i = 1; i < points.size(); ++i) {
+                    if (QLineF(points[i], point).length() <
+                        QLineF(points[nearest], point).length()) {
+                        nearest = i;
+                    }
+                }
+                const LayerRow& row = figure_.layers[shown_[u][static_cast<std::size_t>(nearest)]];
+                QToolTip::showText(
+                    QCursor::pos(),
+                    tr("%1 (%2, %3)\n%4 FLOP/byte, %5 TFLOP/s achieved (%6 % of the roof)\n"
+                       "%7 GFLOP, %8 MB of HBM traffic, %9 kernels")
+                        .arg(QString::fromStdString(row.name), QString::fromStdString(row.group),
+                             QString::fromStdString(row.type), threeDigits(row.arithmeticIntensity),
+                             threeDigits(row.achievedFlops / 1e12),
+                             threeDigits(100 * row.achievedFlops /
+                                         figure_.roofAt(row.arithmeticIntensity)),
+                             threeDigits(row.flops / 1e9), threeDigits(row.hbmBytes / 1e6))
+                        .arg(row.kernels));
+            });
     }
     intensity_->setTitle(tr("arithmetic intensity (FLOP per byte of HBM traffic)"));
     flops_->setTitle(tr("achieved (TFLOP/s)"));

@@ -117,7 +117,8 @@ void MemoryBar::setMemory(const MemoryUse& memory, bool refused) {
               {"activations", memory.activations},
               {"workspace", memory.workspace}};
     summary_->setText(summary());
-    summary_->setStyleSheet(memory.fits() && !refused ? QString() : QStringLiteral("color: #a93226;"));
+    summary_->setStyleSheet(memory.fits() && !refused ? QString()
+                                                      : QStringLiteral("color: #a93226;"));
     legend_->setText(legendText());
     strip_->update();
 }
