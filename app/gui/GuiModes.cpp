@@ -44,6 +44,7 @@ struct Options {
     ui::ReplayKind replay = ui::ReplayKind::Collective; // --replay
     std::optional<double> timeFraction;                 // --time-fraction
     std::optional<ChipActivity> timeAt;                 // --time-at
+    std::optional<ui::ChartKind> chart; // --chart: the chart tab in front
     QSize size{1280, 720}; // fits a 1366x768 laptop screen
     QString screenshot;
     int benchmarkFrames = 0;
@@ -92,6 +93,8 @@ Options parseOptions(const QStringList& arguments) {
                                        "NAME");
     const QCommandLineOption timeUs("time-us", "Replay time to show, in microseconds.", "T");
     const QCommandLineOption size("size", "Window size, e.g. 1600x900.", "WxH");
+    const QCommandLineOption chart("chart", "Chart tab in front: scaling, breakdown, batch, links, "
+                                            "layers or roofline (the Layers tab).", "KIND");
     const QCommandLineOption screenshot("screenshot", "Render the window to a PNG file and exit.", "FILE");
     const QCommandLineOption frames("benchmark-frames", "Play N frames and print frame-rate JSON.", "N");
     const QCommandLineOption responsiveness("benchmark-responsiveness",
@@ -116,7 +119,7 @@ Options parseOptions(const QStringList& arguments) {
                                                "How a replica is split: spatial or tensor.", "KIND");
     const QCommandLineOption weightSharding("wus", "Weight-update sharding: on or off.", "ON|OFF");
     parser.addOptions({preset, layout, colorBy, algorithm, timeUs, size, screenshot, frames, responsiveness,
-                       replay, timeFraction, timeAt, modelParallel, modelParallelKind, weightSharding});
+                       chart, replay, timeFraction, timeAt, modelParallel, modelParallelKind, weightSharding});
     const QCommandLineOption demo("demo", "Open a guided demo: a bundled one (ring-allreduce, twod-allreduce, "
                                           "batch-limit, model-parallelism, weight-update-sharding, "
                                           "input-pipeline, distributed-evaluation) or a demo script file (.json).", "NAME");
@@ -129,7 +132,8 @@ Options parseOptions(const QStringList& arguments) {
     parser.addOption(presentation);
     // --- Scripted exports (issue 6)
     const QCommandLineOption exportChart("export-chart",
-                                         "Export a chart (scaling, batch, breakdown or links) to "
+                                         "Export a chart (scaling, batch, breakdown, links, layers "
+                                         "or roofline) to "
                                          "--out FILE.png|svg|pdf and exit.", "KIND");
     const QCommandLineOption exportOut("out", "File written by --export-chart.", "FILE");
     const QCommandLineOption exportView("export-view", "Render the 3-D view off-screen to a PNG "
@@ -254,12 +258,19 @@ Options parseOptions(const QStringList& arguments) {
     if (parser.isSet(size)) {
         options.size = parseSize(parser.value(size));
     }
+    if (parser.isSet(chart)) {
+        options.chart = ui::parseChartKind(parser.value(chart));
+        if (!options.chart) {
+            throw InputError("chart", "'" + parser.value(chart).toStdString() +
+                                          "' must be scaling, breakdown, batch, links, layers or roofline");
+        }
+    }
     options.screenshot = parser.value(screenshot);
     options.presentation = parser.isSet(presentation);
     options.sizeGiven = parser.isSet(size);
     if (parser.isSet(demo)) {
         // The demo's step sets the configuration and the view: other settings would be lost.
-        for (const auto* clash : {&preset, &layout, &colorBy, &algorithm, &timeUs, &replay,
+        for (const auto* clash : {&preset, &layout, &colorBy, &algorithm, &timeUs, &chart, &replay,
                                   &timeFraction, &timeAt, &modelParallel, &modelParallelKind, &weightSharding}) {
             if (parser.isSet(*clash)) {
                 throw InputError(clash->names().front().toStdString(),
@@ -302,7 +313,7 @@ Options parseOptions(const QStringList& arguments) {
         options.exportChart = ui::parseChartKind(parser.value(exportChart));
         if (!options.exportChart) {
             throw InputError("export-chart", "'" + parser.value(exportChart).toStdString() +
-                                                 "' must be scaling, breakdown, batch or links");
+                                                 "' must be scaling, breakdown, batch, links, layers or roofline");
         }
         options.exportOut = parser.value(exportOut);
         if (options.exportOut.isEmpty()) {
@@ -622,6 +633,9 @@ int run(int argc, char** argv, std::chrono::steady_clock::time_point started) {
                           << "' in this step\n";
                 QApplication::exit(1);
                 return;
+            }
+            if (options.chart) {
+                window.explorer()->showChart(*options.chart);
             }
         }
         if (options.exporting()) {

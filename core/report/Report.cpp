@@ -17,9 +17,9 @@ namespace podscope::report {
 namespace {
 
 SweepPoint evaluate(const Scenario& base, std::int64_t chips, std::int64_t batch, bool setSlice) {
-    SweepPoint p{chips, batch, std::nullopt, ""};
+    SweepPoint p{chips, batch, std::nullopt, "", std::nullopt};
+    Scenario s = base;
     try {
-        Scenario s = base;
         if (setSlice) {
             useStandardSlice(s, chips);
         }
@@ -27,6 +27,13 @@ SweepPoint evaluate(const Scenario& base, std::int64_t chips, std::int64_t batch
         p.result = simulateTraining(s);
     } catch (const InputError& e) {
         p.error = e.what();
+        try {
+            if (const StepPlan plan = buildStepPlanUnchecked(s); !plan.memory.fits()) {
+                p.exceedsHbm = plan.memory;
+            }
+        } catch (const InputError&) {
+            // refused for another reason first
+        }
     }
     return p;
 }
@@ -178,7 +185,7 @@ std::string resultsCsv(const ReportData& d) {
             s << "\n";
         }
     };
-    rows("base", {SweepPoint{d.result.chips, d.scenario.globalBatch, d.result, ""}});
+    rows("base", {SweepPoint{d.result.chips, d.scenario.globalBatch, d.result, "", std::nullopt}});
     rows("strong_scaling", d.strongScaling);
     rows("weak_scaling", d.weakScaling);
     rows("batch", d.batches);

@@ -17,6 +17,8 @@ struct SweepPoint {
     std::int64_t globalBatch = 0;
     std::optional<TrainingResult> result; // empty when the point is impossible
     std::string error;
+    // A refusal because the configuration does not fit in HBM: what a core would need.
+    std::optional<MemoryUse> exceedsHbm;
 };
 
 // A measured MLPerf v0.7 point of the same model (from the bundled presets).

@@ -3,14 +3,20 @@
 
 #include "charts/BatchChart.hpp"
 #include "charts/BreakdownChart.hpp"
+#include "charts/LayerTimeChart.hpp"
+#include "charts/RooflineChart.hpp"
 #include "charts/ThroughputChart.hpp"
 #include "session/ScenarioDocument.hpp"
 #include "training/Presets.hpp"
 #include "widgets/ControlPanel.hpp"
 #include "widgets/MainWindow.hpp"
+#include "widgets/MemoryBar.hpp"
 #include "widgets/WhatIfPanel.hpp"
 
 #include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QSpinBox>
+#include <QTabWidget>
 #include <QFile>
 #include <QFormLayout>
 #include <QFrame>
@@ -19,6 +25,7 @@
 #include <QLineSeries>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScrollArea>
 #include <QScatterSeries>
 #include <QSignalSpy>
 #include <QStackedBarSeries>
@@ -236,6 +243,154 @@ private slots:
         QVERIFY(refusedAgain.wait(20000));
         QCOMPARE(explorer_->document().scenario().globalBatch, 65536);
         QVERIFY(panel->problemShown().startsWith("Global batch: "));
+    }
+
+    // Issue 12: a batch that does not fit in HBM stays on offer, marked; picking it is refused
+    // under the batch control with the numbers and a batch that fits, and the memory bar shows
+    // what it would need.
+    void aBatchThatDoesNotFitInHbmIsExplainedAtTheBatchControl() {
+        explorer_->loadPreset("mlperf07-bert-jax-4096");
+        QVERIFY(waitForAnalysis());
+        ControlPanel* panel = explorer_->controls();
+        QComboBox* batch = panel->globalBatchBox();
+        int tooLarge = -1;
+        for (int i = 0; i < batch->count() && tooLarge < 0; ++i) {
+            if (batch->itemText(i).endsWith("(does not fit in HBM)")) {
+                tooLarge = i;
+            }
+        }
+        QVERIFY(tooLarge >= 0);
+        QVERIFY(batch->itemData(tooLarge, Qt::ToolTipRole).toString().contains("has 16.0 GiB"));
+        QSignalSpy failed(explorer_, &Explorer::analysisFailed);
+        batch->setCurrentIndex(tooLarge);
+        QVERIFY(failed.wait(20000));
+        const QString problem = panel->problemShown();
+        QVERIFY2(problem.startsWith("Global batch: needs "), qPrintable(problem));
+        QVERIFY2(problem.contains(QRegularExpression("needs [0-9.]+ GiB of HBM per core, has 16.0 GiB")),
+                 qPrintable(problem));
+        QVERIFY2(!problem.contains("same whole number"), qPrintable(problem));
+        QCOMPARE(panel->problemControl(), static_cast<QWidget*>(batch));
+        QVERIFY(panel->suggestionButton()->isVisible());
+        const qlonglong suggested = panel->suggestionButton()->text().mid(4).toLongLong();
+        QVERIFY(suggested > 0 && suggested < batch->itemData(tooLarge).toLongLong());
+        // The memory bar: over the capacity, in red words.
+        MemoryBar* memory = explorer_->memoryBar();
+        QVERIFY(memory->memory() && !memory->memory()->fits());
+        QVERIFY2(memory->summary().contains("does not fit"), qPrintable(memory->summary()));
+        panel->suggestionButton()->click();
+        QVERIFY(waitForAnalysis());
+        QCOMPARE(explorer_->document().scenario().globalBatch, suggested);
+        QVERIFY(memory->memory()->fits());
+    }
+
+    // Issue 12: the memory bar is the step plan's memory, part by part, against the capacity.
+    void theMemoryBarShowsThePlansHbmUse() {
+        const MemoryUse& m = explorer_->analysis()->result.memory;
+        MemoryBar* memory = explorer_->memoryBar();
+        QVERIFY(memory->memory());
+        double sum = 0;
+        QStringList labels;
+        for (const auto& part : memory->parts()) {
+            sum += part.bytes;
+            labels << QString::fromStdString(part.label);
+        }
+        QCOMPARE(sum, m.total());
+        QCOMPARE(labels, QStringList({"weights", "gradients", "optimizer state", "activations",
+                                      "workspace"}));
+        QCOMPARE(memory->memory()->capacity, 16.0 * 1024 * 1024 * 1024);
+        QVERIFY2(memory->summary().contains(QRegularExpression("^[0-9.]+ GiB of 16.0 GiB used")),
+                 qPrintable(memory->summary()));
+        QVERIFY(memory->legendText().contains("activations&nbsp;"));
+        // In the configuration panel, under the parallelism settings, in sight when scrolled to.
+        QVERIFY(explorer_->controls()->isAncestorOf(memory));
+        QScrollArea* scroll = nullptr;
+        for (QWidget* w = memory->parentWidget(); w && !scroll; w = w->parentWidget()) {
+            scroll = qobject_cast<QScrollArea*>(w);
+        }
+        QVERIFY(scroll);
+        scroll->ensureWidgetVisible(memory);
+        QTRY_VERIFY(!memory->visibleRegion().isEmpty());
+    }
+
+    // Issue 12: the new scenario fields have controls; each change is an undo step, and undo
+    // restores both the document and the control.
+    void theGradientOverlapBucketBatchNormAndSequenceControlsRoundTrip() {
+        ControlPanel* panel = explorer_->controls();
+        const Scenario first = explorer_->document().scenario();
+        const double exposedBefore = explorer_->analysis()->result.breakdown.gradientSyncExposed;
+        QVERIFY(first.gradient.overlap == GradientOverlap::AfterBackward);
+        QVERIFY(!panel->bucketBox()->isEnabled()); // only for bucketed overlap
+        panel->overlapBox()->setCurrentIndex(panel->overlapBox()->findData(QString("bucketed")));
+        QVERIFY(waitForAnalysis());
+        QVERIFY(explorer_->document().scenario().gradient.overlap == GradientOverlap::Bucketed);
+        QVERIFY(panel->bucketBox()->isEnabled());
+        // Overlapping the sum with the backward pass exposes no more of it.
+        QVERIFY(explorer_->analysis()->result.breakdown.gradientSyncExposed <= exposedBefore);
+        panel->bucketBox()->setValue(8);
+        QVERIFY(waitForAnalysis());
+        QCOMPARE(explorer_->document().scenario().gradient.bucketMiB, 8.0);
+        // ResNet has batch norm: groups are powers of two up to the replicas; the preset's 8.
+        QComboBox* group = panel->batchNormGroupBox();
+        QVERIFY(group->isEnabled());
+        QCOMPARE(group->currentData().toInt(), 8);
+        group->setCurrentIndex(group->findData(16));
+        QVERIFY(waitForAnalysis());
+        QCOMPARE(explorer_->document().scenario().batchNormGroup.value_or(0), 16);
+        // ResNet has no sequence.
+        QVERIFY(!panel->sequenceLengthBox()->isEnabled());
+        QUndoStack* undo = explorer_->document().undoStack();
+        undo->undo();
+        QCOMPARE(explorer_->document().scenario().batchNormGroup.value_or(0), 8);
+        QCOMPARE(group->currentData().toInt(), 8);
+        undo->undo();
+        QCOMPARE(explorer_->document().scenario().gradient.bucketMiB, first.gradient.bucketMiB);
+        QCOMPARE(panel->bucketBox()->value(), first.gradient.bucketMiB);
+        undo->undo();
+        QVERIFY(sameScenario(explorer_->document().scenario(), first));
+        QCOMPARE(panel->overlapBox()->currentData().toString(), QString("after-backward"));
+        QVERIFY(!panel->bucketBox()->isEnabled());
+        QVERIFY(waitForAnalysis());
+
+        // BERT: a sequence length (its default, 512, unset in the file) and no batch norm.
+        explorer_->loadPreset("mlperf07-bert-jax-4096");
+        QVERIFY(waitForAnalysis());
+        QSpinBox* length = panel->sequenceLengthBox();
+        QVERIFY(length->isEnabled());
+        QCOMPARE(length->value(), 512);
+        QVERIFY(!explorer_->document().scenario().sequenceLength);
+        QVERIFY(!group->isEnabled());
+        const double computeAt512 = explorer_->analysis()->result.breakdown.compute;
+        length->setValue(384);
+        QVERIFY(waitForAnalysis());
+        QCOMPARE(explorer_->document().scenario().sequenceLength.value_or(0), 384);
+        QVERIFY(explorer_->analysis()->result.breakdown.compute < computeAt512);
+        undo->undo();
+        QVERIFY(!explorer_->document().scenario().sequenceLength);
+        QCOMPARE(length->value(), 512);
+        QVERIFY(waitForAnalysis());
+        // Another model: the length goes with it (ResNet would refuse one).
+        length->setValue(256);
+        QVERIFY(waitForAnalysis());
+        panel->workloadBox()->setCurrentText("resnet50");
+        QVERIFY(waitForAnalysis());
+        QVERIFY(!explorer_->document().scenario().sequenceLength);
+    }
+
+    // Issue 12: the Layers tab shows podscope-cli layers' table as bars and a roofline.
+    void theLayersTabShowsTheLayerTimesAndTheRoofline() {
+        explorer_->showChart(ChartKind::Roofline);
+        QCOMPARE(explorer_->chartTabs()->tabText(explorer_->chartTabs()->currentIndex()), QString("Layers"));
+        QVERIFY(explorer_->currentChart() == ChartKind::Layers);
+        const TrainingAnalysis* analysis = explorer_->analysis();
+        QCOMPARE(analysis->layers.size(), std::size_t(57)); // ResNet-50
+        QCOMPARE(explorer_->layerTimeChart()->figure().layers.size(), std::size_t(57));
+        QCOMPARE(explorer_->rooflineChart()->figure().layers.size(), std::size_t(57));
+        // The charts' viewports (the views themselves are covered by them).
+        QTRY_VERIFY(!explorer_->layerTimeChart()->viewport()->visibleRegion().isEmpty());
+        QTRY_VERIFY(!explorer_->rooflineChart()->viewport()->visibleRegion().isEmpty());
+        explorer_->loadPreset("mlperf07-bert-jax-4096");
+        QVERIFY(waitForAnalysis());
+        QCOMPARE(explorer_->layerTimeChart()->figure().layers.size(), std::size_t(179));
     }
 
     void theWhatIfsOfTheCliShowInTheWindow() {

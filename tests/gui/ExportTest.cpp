@@ -112,6 +112,8 @@ private slots:
         QTest::newRow("breakdown 800x500@96") << "breakdown" << QSize(800, 500) << 96;
         QTest::newRow("batch 3000x1200@300") << "batch" << QSize(3000, 1200) << 300;
         QTest::newRow("links 1200x900@150") << "links" << QSize(1200, 900) << 150;
+        QTest::newRow("layers 1600x1000@200") << "layers" << QSize(1600, 1000) << 200;
+        QTest::newRow("roofline 1000x800@120") << "roofline" << QSize(1000, 800) << 120;
     }
 
     void pngHasTheRequestedPixelsAndDpi() {
@@ -141,7 +143,7 @@ private slots:
         if (rsvg.isEmpty()) {
             QSKIP("rsvg-convert (librsvg2-bin) is not installed");
         }
-        for (const QString kind : {"scaling", "breakdown", "batch", "links"}) {
+        for (const QString kind : {"scaling", "breakdown", "batch", "links", "layers", "roofline"}) {
             const QString path = dir_.filePath(kind + ".svg");
             const QString problem =
                 exportChart(*parseChartKind(kind), data(), path, QSize(1600, 1000), 200);
@@ -164,7 +166,7 @@ private slots:
         if (pdftoppm.isEmpty()) {
             QSKIP("pdftoppm (poppler-utils) is not installed");
         }
-        for (const QString kind : {"scaling", "breakdown", "batch", "links"}) {
+        for (const QString kind : {"scaling", "breakdown", "batch", "links", "layers", "roofline"}) {
             const QString path = dir_.filePath(kind + ".pdf");
             const QString problem =
                 exportChart(*parseChartKind(kind), data(), path, QSize(1600, 1000), 200);

@@ -8,7 +8,9 @@
 #include "charts/FigureAxis.hpp"
 #include "charts/FigureFrame.hpp"
 #include "charts/FigureLegend.hpp"
+#include "charts/LayerTimeChart.hpp"
 #include "charts/LinkUseChart.hpp"
+#include "charts/RooflineChart.hpp"
 #include "charts/StackedBarLabels.hpp"
 #include "charts/ThroughputChart.hpp"
 #include "export/ChartExport.hpp"
@@ -18,6 +20,7 @@
 #include "training/Presets.hpp"
 #include "view/ScenarioRun.hpp"
 #include "view/TrainingAnalysis.hpp"
+#include "workload/Workload.hpp"
 
 #include <QAbstractAxis>
 #include <QBarSet>
@@ -27,6 +30,8 @@
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
 #include <QImage>
+#include <QLineSeries>
+#include <QScatterSeries>
 #include <QStackedBarSeries>
 #include <QTest>
 #include <QTextDocument>
@@ -79,6 +84,64 @@ BatchFigure fixedBatch() {
     f.currentBatch = 65536;
     f.measured = {{65536, 28.8}};
     return f;
+}
+
+// The batch sweep with the convergence model's trusted range: measured from 16k to 64k, a
+// critical batch of 53,000, and the largest batches refused for HBM.
+BatchFigure fixedExtrapolatedBatch() {
+    BatchFigure f = fixedBatch();
+    f.measuredRange = {16384, 65536};
+    f.criticalBatch = 53000;
+    f.hbmCapacityBytes = 16.0 * 1024 * 1024 * 1024;
+    for (auto& p : f.points) {
+        p.extrapolated = outsideMeasuredRange(f, p.batch);
+    }
+    // The two largest do not fit.
+    for (int i = 0; i < 2; ++i) {
+        const BatchFigure::Refused refused{f.points.back().batch,
+                                          (21.3 + 10 * (1 - i)) * 1024 * 1024 * 1024};
+        f.refused.insert(f.refused.begin(), refused);
+        f.points.pop_back();
+    }
+    return f;
+}
+
+LayerRow fixedLayer(const std::string& name, const std::string& group, double forwardMs,
+                    double intensity, double teraflops, CoreUnit bound) {
+    LayerRow row;
+    row.name = name;
+    row.group = group;
+    row.type = "conv";
+    row.forwardS = forwardMs * 1e-3;
+    row.backwardS = 2 * forwardMs * 1e-3;
+    row.achievedFlops = teraflops * 1e12;
+    row.flops = row.achievedFlops * row.seconds();
+    row.arithmeticIntensity = intensity;
+    row.hbmBytes = row.flops / intensity;
+    row.kernels = 3;
+    row.bound = bound;
+    return row;
+}
+
+// Five groups of a ResNet-like model; points on both sides of the ridge.
+std::vector<LayerRow> fixedLayers() {
+    return {fixedLayer("conv1", "stem", 0.30, 40, 12, CoreUnit::Hbm),
+            fixedLayer("res2a", "group1", 0.50, 120, 30, CoreUnit::Mxu),
+            fixedLayer("res2b", "group1", 0.45, 95, 28, CoreUnit::Mxu),
+            fixedLayer("res3a", "group2", 0.60, 300, 38, CoreUnit::Mxu),
+            fixedLayer("res3a_bn", "group2", 0.20, 4, 1.2, CoreUnit::Vpu),
+            fixedLayer("res4a", "group3", 0.90, 700, 40, CoreUnit::Mxu),
+            fixedLayer("res5a", "group4", 0.40, 1500, 25, CoreUnit::Overhead),
+            fixedLayer("fc", "head", 0.05, 60, 4, CoreUnit::Overhead)};
+}
+
+LayersFigure fixedLayersFigure() {
+    return {"resnet50", 4096, 8, fixedLayers()};
+}
+
+RooflineFigure fixedRoofline() {
+    // TPU-v3 core: 61.6 TFLOP/s nominal, MXU efficiency 0.7, 423 GB/s of HBM.
+    return {"resnet50", 4096, 8, fixedLayers(), 61.6e12, 0.7, 423e9};
 }
 
 StepBreakdown fixedBreakdown(double scale) {
@@ -280,6 +343,24 @@ private:
                  c->setFigure(fixedBatch());
                  return std::unique_ptr<QChartView>(std::move(c));
              }},
+            {"batch extrapolated and refused (fixed)",
+             [] {
+                 auto c = std::make_unique<BatchChart>();
+                 c->setFigure(fixedExtrapolatedBatch());
+                 return std::unique_ptr<QChartView>(std::move(c));
+             }},
+            {"layers (app, BERT: the slowest groups and the rest)",
+             [this] {
+                 auto c = std::make_unique<LayerTimeChart>();
+                 c->setAnalysis(analysis_);
+                 return std::unique_ptr<QChartView>(std::move(c));
+             }},
+            {"roofline (app)",
+             [this] {
+                 auto c = std::make_unique<RooflineChart>();
+                 c->setAnalysis(analysis_);
+                 return std::unique_ptr<QChartView>(std::move(c));
+             }},
             {"links",
              [this] {
                  auto c = std::make_unique<LinkUseChart>();
@@ -297,6 +378,12 @@ private:
             return c->frame();
         }
         if (auto* c = dynamic_cast<BatchChart*>(&view)) {
+            return c->frame();
+        }
+        if (auto* c = dynamic_cast<LayerTimeChart*>(&view)) {
+            return c->frame();
+        }
+        if (auto* c = dynamic_cast<RooflineChart*>(&view)) {
             return c->frame();
         }
         return dynamic_cast<LinkUseChart&>(view).frame();
@@ -390,6 +477,9 @@ private slots:
         QTest::newRow("weak-scaling") << "weak-scaling";
         QTest::newRow("batch") << "batch";
         QTest::newRow("breakdown") << "breakdown";
+        QTest::newRow("batch-extrapolated") << "batch-extrapolated";
+        QTest::newRow("layers") << "layers";
+        QTest::newRow("roofline") << "roofline";
     }
 
     void chartsMatchTheirBaselineImages() {
@@ -402,6 +492,18 @@ private slots:
         } else if (name == "batch") {
             auto c = std::make_unique<BatchChart>();
             c->setFigure(fixedBatch());
+            view = std::move(c);
+        } else if (name == "batch-extrapolated") {
+            auto c = std::make_unique<BatchChart>();
+            c->setFigure(fixedExtrapolatedBatch());
+            view = std::move(c);
+        } else if (name == "layers") {
+            auto c = std::make_unique<LayerTimeChart>();
+            c->setFigure(fixedLayersFigure());
+            view = std::move(c);
+        } else if (name == "roofline") {
+            auto c = std::make_unique<RooflineChart>();
+            c->setFigure(fixedRoofline());
             view = std::move(c);
         } else {
             auto c = std::make_unique<BreakdownChart>();
@@ -438,6 +540,139 @@ private slots:
                                  .arg(d.meanAbsolute, 0, 'f', 2)
                                  .arg(dir)));
         }
+    }
+
+    // Issue 12: the shading starts where the convergence fit's measured batches end, and the
+    // batches that do not fit in HBM stay on the axis, hatched, instead of vanishing.
+    void theBatchChartShadesExtrapolatedBatchesAndMarksThoseRefusedForHbm() {
+        const BatchFigure fixed = fixedExtrapolatedBatch();
+        BatchChart chart;
+        chart.setFigure(fixed);
+        render(chart, {1600, 1000}, 200);
+        const auto regions = chart.extrapolatedRegions();
+        QCOMPARE(regions.size(), std::size_t(2));
+        const FigureAxis& x = chart.batchAxis();
+        QCOMPARE(regions[0].second, x.toAxis(16384)); // below the measured range, up to its start
+        QCOMPARE(regions[1].first, x.toAxis(65536));  // above it, from its end
+        const auto hbm = chart.hbmRegion();
+        QVERIFY(hbm);
+        QCOMPARE(hbm->first, x.toAxis(fixed.refused.front().batch));
+        // The refused batches are on the axis (not dropped): it reaches the largest.
+        QVERIFY(x.ticks().high >= fixed.refused.back().batch);
+        QCOMPARE(chart.timeSeries()->count(), static_cast<int>(fixed.points.size()));
+        const std::string text = caption(fixed);
+        QVERIFY2(text.find("does not fit in HBM") != std::string::npos, text.c_str());
+        QVERIFY2(text.find("needs 21.3 GiB per core, which has 16.0 GiB") != std::string::npos,
+                 text.c_str());
+        QVERIFY2(text.find("extrapolated") != std::string::npos, text.c_str());
+        QStringList legend;
+        for (const LegendEntry& entry : chart.frame().legend()->entries()) {
+            legend << entry.label;
+        }
+        QVERIFY2(legend.contains("extrapolated"), qPrintable(legend.join(", ")));
+        QVERIFY2(legend.contains("does not fit in HBM"), qPrintable(legend.join(", ")));
+        QVERIFY2(legend.contains("critical batch of the fit"), qPrintable(legend.join(", ")));
+
+        // From the model: BERT on the multipod. The region edges are the workload's measured
+        // batches, every point carries the core's flag, and batches past HBM are kept.
+        const BatchFigure app = batchFigure(analysis_);
+        QVERIFY(app.measuredRange);
+        const Workload bert = loadWorkload("bert");
+        const Convergence& convergence = bert.convergence;
+        QCOMPARE(app.measuredRange->first, convergence.lowestMeasuredBatch());
+        QCOMPARE(app.measuredRange->second, convergence.highestMeasuredBatch());
+        for (const auto& p : app.points) {
+            QCOMPARE(p.extrapolated, outsideMeasuredRange(app, p.batch));
+        }
+        QVERIFY(!app.refused.empty()); // 64 sequences per core do not fit
+        for (const auto& r : app.refused) {
+            QVERIFY(r.needsBytes > app.hbmCapacityBytes);
+            QVERIFY(r.batch > app.points.back().batch);
+        }
+        // Time to train rises past the critical batch, as the core computes it: the fastest
+        // batch is not the largest that fits.
+        QVERIFY(app.fastest);
+        QVERIFY(*app.fastest + 1 < app.points.size());
+        QVERIFY(app.points.back().timeToTrainS > app.points[*app.fastest].timeToTrainS);
+        BatchChart appChart;
+        appChart.setAnalysis(analysis_);
+        render(appChart, {1600, 1000}, 200);
+        QVERIFY(appChart.hbmRegion());
+        QCOMPARE(appChart.hbmRegion()->first, appChart.batchAxis().toAxis(app.refused.front().batch));
+    }
+
+    // Issue 12: every layer sits under both roofs, as a roofline must.
+    void rooflinePointsLieUnderBothRoofs() {
+        for (const char* preset : {"mlperf07-resnet50-tf-4096", "mlperf07-bert-jax-4096",
+                                   "mlperf07-gnmt-tf-512", "mlperf07-ssd-tf-4096"}) {
+            const TrainingAnalysis analysis = analyzeTraining(loadPreset(preset).scenario);
+            RooflineChart chart;
+            chart.setAnalysis(analysis);
+            const RooflineFigure& figure = chart.figure();
+            QVERIFY(figure.mxuRoofFlops() < figure.peakFlops);
+            int points = 0;
+            for (QScatterSeries* series : chart.layerSeries()) {
+                for (const QPointF& p : series->points()) {
+                    const double intensity = chart.intensityAxis().fromAxis(p.x());
+                    const double flops =
+                        chart.flopsAxis().fromAxis(p.y()) * RooflineChart::kFlopsPerUnit;
+                    QVERIFY2(flops <= figure.mxuRoofFlops() * (1 + 1e-9),
+                             qPrintable(QString("%1: %2 FLOP/s over the MXU roof").arg(preset).arg(flops)));
+                    QVERIFY2(flops <= figure.hbmBytesPerS * intensity * (1 + 1e-9),
+                             qPrintable(QString("%1: %2 FLOP/s at %3 FLOP/byte over the HBM roof")
+                                            .arg(preset)
+                                            .arg(flops)
+                                            .arg(intensity)));
+                    ++points;
+                }
+            }
+            const auto placed = std::count_if(analysis.layers.begin(), analysis.layers.end(), onRoofline);
+            QCOMPARE(points, static_cast<int>(placed));
+            QVERIFY(points > 20);
+        }
+    }
+
+    // Issue 12: the layer bars are the plan's compute time, split; many groups stay readable.
+    void layerBarsSumToThePlansComputeTime() {
+        for (const char* preset : {"mlperf07-resnet50-tf-4096", "mlperf07-bert-jax-4096"}) {
+            const TrainingAnalysis analysis = analyzeTraining(loadPreset(preset).scenario);
+            LayerTimeChart chart;
+            chart.setAnalysis(analysis);
+            double seconds = 0;
+            for (QBarSet* set : chart.series()->barSets()) {
+                for (int i = 0; i < set->count(); ++i) {
+                    seconds += set->at(i) * chart.secondsPerUnit();
+                }
+            }
+            const double compute = analysis.result.breakdown.compute;
+            QVERIFY2(std::abs(seconds - compute) <= 1e-9 * compute,
+                     qPrintable(QString("%1: bars %2 s, compute %3 s").arg(preset).arg(seconds).arg(compute)));
+            QVERIFY(chart.bars().bars.size() <= kLayerBars);
+            std::size_t layers = 0;
+            for (const LayerGroup& bar : chart.bars().bars) {
+                layers += bar.layers.size();
+            }
+            QCOMPARE(layers, analysis.layers.size()); // every layer in exactly one bar
+        }
+        // ResNet's 6 groups in the model's order; BERT's 24 encoder layers as one bar.
+        LayerTimeChart resnet;
+        resnet.setAnalysis(analyzeTraining(loadPreset("mlperf07-resnet50-tf-4096").scenario));
+        QVERIFY(!resnet.bars().sortedBySeconds);
+        QCOMPARE(resnet.bars().bars.size(), std::size_t(6)); // its stages differ: none merged
+        QCOMPARE(resnet.bars().bars.front().name, std::string("stem"));
+        LayerTimeChart bertChart;
+        bertChart.setAnalysis(analysis_);
+        const LayerBars& bars = bertChart.bars();
+        QVERIFY(!bars.sortedBySeconds);
+        QVERIFY(bars.bars.size() <= 4);
+        QCOMPARE(bars.bars.front().name, std::string("embeddings"));
+        QCOMPARE(bars.bars[1].name, std::string("layer00-23"));
+        QCOMPARE(bars.groupsPerBar[1], std::size_t(24));
+        std::size_t groups = 0;
+        for (std::size_t count : bars.groupsPerBar) {
+            groups += count;
+        }
+        QCOMPARE(groups, layerGroups(bertChart.figure()).size());
     }
 
     // The 3-D view's figure (issue 15, item 3) around a plain grey scene: every other colour

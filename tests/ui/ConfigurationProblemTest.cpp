@@ -84,13 +84,36 @@ TEST(ConfigurationProblem, ADimensionOrderForAnotherGridFallsBackToTheDefault) {
 TEST(ConfigurationProblem, EveryFieldReadsInWords) {
     for (const char* field :
          {"global_batch", "model_parallel", "link_bandwidth_GBps", "gradient.dim_order",
-          "eval_every_epochs", "input.decode_s", "cross_pod_bandwidth_GBps", "some_new_field"}) {
+          "eval_every_epochs", "input.decode_s", "cross_pod_bandwidth_GBps", "gradient.overlap",
+          "gradient.bucket_MiB", "batch_norm_group", "sequence_length", "some_new_field"}) {
         const std::string name = settingName(field);
         EXPECT_FALSE(hasSnakeCase(name)) << name;
         EXPECT_EQ(name.find('.'), std::string::npos) << name;
         EXPECT_TRUE(std::isupper(static_cast<unsigned char>(name[0]))) << name;
     }
     EXPECT_EQ(settingName("some_new_field"), "Some new field");
+}
+
+TEST(ConfigurationProblem, ABatchThatDoesNotFitInHbmShowsTheNumbersAndSuggestsOneThatFits) {
+    // BERT-large fits 14 sequences of 512 per core and not 64 (docs/training-model.md, 6).
+    Scenario s = loadPreset("mlperf07-bert-jax-4096").scenario;
+    const std::int64_t cores = simulateTraining(s).plan.replicas;
+    s.globalBatch = 64 * cores;
+    const ConfigurationProblem problem = explainProblem(s, refusalOf(s));
+    EXPECT_EQ(problem.setting, "Global batch");
+    EXPECT_NE(problem.explanation.find("of HBM per core, has 16.0 GiB"), std::string::npos)
+        << problem.explanation;
+    EXPECT_EQ(problem.explanation.find("same whole number"), std::string::npos)
+        << problem.explanation; // the batch divides evenly: that is not the problem
+    ASSERT_TRUE(problem.suggestion);
+    const Scenario& fixed = problem.suggestion->scenario;
+    EXPECT_LT(fixed.globalBatch, s.globalBatch);
+    EXPECT_EQ(fixed.globalBatch % cores, 0);
+    EXPECT_TRUE(simulateTraining(fixed).memory.fits());
+    // The largest that fits among the halvings tried: twice it does not.
+    Scenario twice = fixed;
+    twice.globalBatch *= 2;
+    EXPECT_NE(refusalOf(twice).find("of HBM per core"), std::string::npos);
 }
 
 TEST(ConfigurationProblem, NoSuggestionWhenNoneIsEasyToFind) {

@@ -234,5 +234,100 @@ TEST(FigureData, BatchFigureMarksTheFastestAndCurrentBatch) {
     EXPECT_EQ(groupDigits(512), "512");
 }
 
+// Issue 12: the report's batch figure keeps the batches refused for HBM, with what they need,
+// and marks the measured range of the convergence fit.
+TEST(FigureData, ReportBatchFigureKeepsRefusedBatchesAndTheMeasuredRange) {
+    const Preset preset = loadPreset("mlperf07-bert-jax-4096");
+    const auto data = report::computeReport(preset.scenario, preset);
+    const BatchFigure f = batchFigure(data);
+    ASSERT_TRUE(f.measuredRange);
+    ASSERT_FALSE(f.refused.empty());
+    std::size_t refusedInSweep = 0;
+    for (const auto& p : data.batches) {
+        refusedInSweep += p.exceedsHbm.has_value();
+        if (p.exceedsHbm) {
+            EXPECT_FALSE(p.result);
+            EXPECT_FALSE(p.exceedsHbm->fits());
+        }
+    }
+    EXPECT_EQ(f.refused.size(), refusedInSweep);
+    for (const auto& r : f.refused) {
+        EXPECT_GT(r.needsBytes, f.hbmCapacityBytes);
+    }
+    for (const auto& p : f.points) {
+        EXPECT_EQ(p.extrapolated, outsideMeasuredRange(f, p.batch)) << p.batch;
+    }
+    // At the edges a batch is measured; just outside, extrapolated.
+    EXPECT_FALSE(outsideMeasuredRange(f, f.measuredRange->first));
+    EXPECT_FALSE(outsideMeasuredRange(f, f.measuredRange->second));
+    EXPECT_TRUE(outsideMeasuredRange(f, f.measuredRange->second * 1.01));
+    EXPECT_TRUE(outsideMeasuredRange(f, f.measuredRange->first * 0.99));
+    EXPECT_NE(caption(f).find("does not fit in HBM"), std::string::npos) << caption(f);
+}
+
+LayerRow row(const std::string& group, double seconds) {
+    LayerRow r;
+    r.name = group + "-layer";
+    r.group = group;
+    r.forwardS = seconds / 3;
+    r.backwardS = 2 * seconds / 3;
+    return r;
+}
+
+// Issue 12: few groups keep the model's order, runs of numbered groups merge, and many groups
+// of different kinds become the slowest and one "rest" bar; no time is lost either way.
+TEST(FigureData, LayerBarsGroupConsecutiveLayersAndKeepTheTotal) {
+    LayersFigure few{"m", 16, 1, {row("a", 1), row("a", 2), row("b", 5), row("c", 1)}};
+    const LayerBars kept = layerBars(few, 12);
+    ASSERT_EQ(kept.bars.size(), 3u);
+    EXPECT_FALSE(kept.sortedBySeconds);
+    EXPECT_EQ(kept.bars[0].name, "a");
+    EXPECT_DOUBLE_EQ(kept.bars[0].seconds(), 3);
+    EXPECT_EQ(kept.bars[0].layers, (std::vector<std::size_t>{0, 1}));
+
+    // A run of identical numbered groups is one bar, in the model's order; numbered groups that
+    // differ (ResNet's stages) stay apart.
+    LayersFigure runs{"m", 16, 1, {row("embeddings", 1), row("layer00", 2), row("layer00", 1),
+                                   row("layer01", 2), row("layer01", 1), row("layer02", 2),
+                                   row("layer02", 1), row("head", 1), row("decoder0", 3),
+                                   row("decoder1", 3), row("group1", 1), row("group2", 2)}};
+    const LayerBars merged = layerBars(runs, 12);
+    ASSERT_EQ(merged.bars.size(), 6u);
+    EXPECT_EQ(merged.bars[1].name, "layer00-02");
+    EXPECT_EQ(merged.bars[3].name, "decoder0-1");
+    EXPECT_EQ(merged.bars[4].name, "group1");
+    EXPECT_EQ(merged.bars[5].name, "group2");
+    EXPECT_EQ(merged.groupsPerBar, (std::vector<std::size_t>{1, 3, 1, 2, 1, 1}));
+    EXPECT_DOUBLE_EQ(merged.bars[1].seconds(), 9);
+    EXPECT_EQ(merged.bars[1].layers.size(), 6u);
+    EXPECT_NE(caption(runs).find("layer00-02: 3 identical groups"), std::string::npos)
+        << caption(runs);
+
+    // Groups of different kinds (no run to merge): the slowest and the rest.
+    LayersFigure many{"m", 16, 1, {}};
+    double total = 0;
+    for (int g = 0; g < 20; ++g) {
+        many.layers.push_back(row("g" + std::string(1, char('a' + g)), 1 + g % 7));
+        total += 1 + g % 7;
+    }
+    const LayerBars bars = layerBars(many, 5);
+    ASSERT_EQ(bars.bars.size(), 5u);
+    EXPECT_TRUE(bars.sortedBySeconds);
+    EXPECT_EQ(bars.restGroups, 16u);
+    EXPECT_EQ(bars.bars.back().name, "rest (16 groups)");
+    double sum = 0;
+    for (const auto& b : bars.bars) {
+        sum += b.seconds();
+    }
+    EXPECT_NEAR(sum, total, 1e-12);
+    // The four slowest: g6 and g13 (7 s), then g5 and g12 (6 s), in the model's order.
+    EXPECT_EQ(bars.bars[0].name, "gg");
+    EXPECT_EQ(bars.bars[1].name, "gn");
+    EXPECT_EQ(bars.bars[2].name, "gf");
+    EXPECT_EQ(bars.bars[3].name, "gm");
+    EXPECT_EQ(bars.groupsPerBar, (std::vector<std::size_t>{1, 1, 1, 1, 16}));
+    EXPECT_NE(caption(many).find("slowest"), std::string::npos);
+}
+
 } // namespace
 } // namespace podscope::ui

@@ -158,6 +158,23 @@ void FigureLegend::paintSymbol(QPainter& painter, const LegendEntry& entry, QRec
             painter.drawPath(triangle);
             break;
         }
+        case QScatterSeries::MarkerShapePentagon:
+        case QScatterSeries::MarkerShapeStar: {
+            // Five corners from the top; a star alternates them with inner ones.
+            const bool star = entry.shape == QScatterSeries::MarkerShapeStar;
+            const int corners = star ? 10 : 5;
+            QPainterPath shape;
+            for (int i = 0; i < corners; ++i) {
+                const qreal radius = star && i % 2 ? r * 0.45 : r * 1.1;
+                const qreal angle = -M_PI / 2 + 2 * M_PI * i / corners;
+                const QPointF corner(centre.x() + radius * std::cos(angle),
+                                     centre.y() + radius * std::sin(angle));
+                i == 0 ? shape.moveTo(corner) : shape.lineTo(corner);
+            }
+            shape.closeSubpath();
+            painter.drawPath(shape);
+            break;
+        }
         default:
             painter.drawEllipse(centre, r, r);
         }

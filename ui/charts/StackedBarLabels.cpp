@@ -56,7 +56,7 @@ void StackedBarLabels::clear() {
         delete item;
     }
     items_.clear();
-    inside_ = beside_ = 0;
+    inside_ = beside_ = totals_ = 0;
 }
 
 void StackedBarLabels::place() {
@@ -81,6 +81,18 @@ void StackedBarLabels::place() {
     int columns = 0;
     for (QBarSet* set : sets) {
         columns = std::max(columns, static_cast<int>(set->count()));
+    }
+    // Compact: totals only when each fits its column's share of the plot, with a gap.
+    bool showTotals = true;
+    if (compact_ && columns > 0) {
+        const qreal pitch = plot.width() / columns;
+        for (int column = 0; column < columns && showTotals; ++column) {
+            qreal sum = 0;
+            for (QBarSet* set : sets) {
+                sum += column < set->count() ? set->at(column) : 0;
+            }
+            showTotals = sum <= 0 || metrics.horizontalAdvance(total_(sum)) + 6 <= pitch;
+        }
     }
     for (int column = 0; column < columns; ++column) {
         qreal bottom = 0;
@@ -117,11 +129,19 @@ void StackedBarLabels::place() {
             continue;
         }
         // The total on top of the bar.
-        const QString total = total_(bottom);
-        text(total,
-             QPointF((barLeft + barRight) / 2 - metrics.horizontalAdvance(total) / 2,
-                     barTop - metrics.height() - 2),
-             toColor(palette::kText));
+        // Compact: a total that would rise above the plot (a short chart) is left to the
+        // tooltip rather than run into the title.
+        if (showTotals && !(compact_ && barTop - metrics.height() - 2 < plot.top() - 1)) {
+            const QString total = total_(bottom);
+            text(total,
+                 QPointF((barLeft + barRight) / 2 - metrics.horizontalAdvance(total) / 2,
+                         barTop - metrics.height() - 2),
+                 toColor(palette::kText));
+            ++totals_;
+        }
+        if (compact_) {
+            continue;
+        }
         // Small parts beside the bar, top to bottom as stacked, a line apart, inside the plot.
         std::sort(beside.begin(), beside.end(),
                   [](const Beside& a, const Beside& b) { return a.anchorY < b.anchorY; });

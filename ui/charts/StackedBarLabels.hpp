@@ -23,10 +23,15 @@ public:
                      std::function<QString(double)> format, std::function<QString(double)> total);
     ~StackedBarLabels() override;
     void setFormat(std::function<QString(double)> format, std::function<QString(double)> total);
+    // For many narrow bars side by side: no labels beside the bars (they would run into the
+    // neighbours), and the totals only when every one fits within its bar's share of the width
+    // and below the top of the plot.
+    void setCompact(bool compact) { compact_ = compact; }
 
     // Labels drawn now (for tests): inside, beside the bars, totals.
     int insideCount() const { return inside_; }
     int besideCount() const { return beside_; }
+    int totalCount() const { return totals_; }
 
     // Rebuilds the labels for the series' values and the plot's geometry.
     void place();
@@ -41,6 +46,8 @@ private:
     std::vector<QGraphicsItem*> items_;
     int inside_ = 0;
     int beside_ = 0;
+    int totals_ = 0;
+    bool compact_ = false;
 };
 
 } // namespace podscope::ui

@@ -8,11 +8,13 @@
 namespace podscope::ui {
 namespace {
 
-constexpr std::array<std::pair<ChartKind, const char*>, 4> kNames{{
+constexpr std::array<std::pair<ChartKind, const char*>, 6> kNames{{
     {ChartKind::Scaling, "scaling"},
     {ChartKind::Breakdown, "breakdown"},
     {ChartKind::Batch, "batch"},
     {ChartKind::Links, "links"},
+    {ChartKind::Layers, "layers"},
+    {ChartKind::Roofline, "roofline"},
 }};
 
 } // namespace
@@ -23,7 +25,8 @@ ChartKind parseChartKind(const std::string& text) {
             return kind;
         }
     }
-    throw InputError("chart", "unknown chart '" + text + "'; expected scaling, breakdown, batch or links");
+    throw InputError("chart", "unknown chart '" + text +
+                                "'; expected scaling, breakdown, batch, links, layers or roofline");
 }
 
 std::string toString(ChartKind chart) {

@@ -4,10 +4,12 @@
 
 namespace podscope::ui {
 
-// The charts of the explorer, in the order of their tabs.
-enum class ChartKind { Scaling, Breakdown, Batch, Links };
+// The charts of the explorer, in the order of their tabs; the Layers tab holds two charts (the
+// layer times and the roofline).
+enum class ChartKind { Scaling, Breakdown, Batch, Links, Layers, Roofline };
 
-// "scaling", "breakdown", "batch", "links"; InputError("chart", ...) when unknown.
+// "scaling", "breakdown", "batch", "links", "layers", "roofline"; InputError("chart", ...) when
+// unknown.
 ChartKind parseChartKind(const std::string& text);
 std::string toString(ChartKind chart);
 

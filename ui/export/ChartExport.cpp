@@ -2,7 +2,9 @@
 
 #include "charts/BatchChart.hpp"
 #include "charts/BreakdownChart.hpp"
+#include "charts/LayerTimeChart.hpp"
 #include "charts/LinkUseChart.hpp"
+#include "charts/RooflineChart.hpp"
 #include "charts/ThroughputChart.hpp"
 #include "common/InputError.hpp"
 
@@ -242,6 +244,16 @@ std::unique_ptr<QChartView> makeChart(ChartKind kind, const ChartData& data, QSt
     }
     case ChartKind::Batch: {
         auto chart = std::make_unique<BatchChart>();
+        chart->setAnalysis(*data.analysis);
+        return chart;
+    }
+    case ChartKind::Layers: {
+        auto chart = std::make_unique<LayerTimeChart>();
+        chart->setAnalysis(*data.analysis);
+        return chart;
+    }
+    case ChartKind::Roofline: {
+        auto chart = std::make_unique<RooflineChart>();
         chart->setAnalysis(*data.analysis);
         return chart;
     }

@@ -16,7 +16,7 @@ class QImage;
 
 namespace podscope::ui {
 
-// ChartKind (scaling, breakdown, batch, links) is shared with the demo scripts: demo/ChartKind.hpp.
+// ChartKind (scaling, breakdown, batch, links, layers, roofline) is shared with the demo scripts: demo/ChartKind.hpp.
 enum class ExportFormat { Png, Svg, Pdf };
 
 // What an export may ask for: beyond these, images stop fitting in memory or stop being
@@ -26,7 +26,7 @@ inline constexpr int kMaxExportPixels = 16384;
 inline constexpr int kMinExportDpi = 36;
 inline constexpr int kMaxExportDpi = 1200;
 
-// "scaling", "breakdown", "batch" or "links" (the names the command line uses).
+// "scaling", "breakdown", "batch", "links", "layers" or "roofline" (the command line's names).
 std::optional<ChartKind> parseChartKind(const QString& name);
 QString chartKindName(ChartKind kind);
 // By the file name's extension: .png, .svg or .pdf, in any case.

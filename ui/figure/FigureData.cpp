@@ -3,7 +3,10 @@
 #include "report/Report.hpp"
 #include "topology/TopologyPresets.hpp"
 #include "view/TrainingAnalysis.hpp"
+#include "workload/Workload.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 
@@ -21,6 +24,24 @@ std::string fixed(double value, int decimals) {
 
 std::string chipsText(double chips) {
     return groupDigits(chips) + " chips";
+}
+
+std::string gibText(double bytes) {
+    return fixed(bytes / (1024.0 * 1024.0 * 1024.0), 1) + " GiB";
+}
+
+// "14 examples per core", "0.5 examples per core".
+std::string perCoreText(double examples) {
+    const bool whole = std::abs(examples - std::round(examples)) < 1e-9;
+    return (whole ? groupDigits(examples) : fixed(examples, 2)) +
+           (whole && std::llround(examples) == 1 ? " example" : " examples") + " per core";
+}
+
+// Up to three significant digits: 43.1, 102, 0.699.
+std::string threeDigits(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", value);
+    return text;
 }
 
 // "32x32, wrap-around in X and Y" for a standard slice; empty when it is not one.
@@ -183,6 +204,13 @@ std::string subtitle(const BatchFigure& figure) {
     return figure.workload + " on " + chipsText(double(figure.chips));
 }
 
+bool outsideMeasuredRange(const BatchFigure& figure, double batch) {
+    // The core's tolerance (workload/Convergence.cpp): a batch at the edge is measured.
+    constexpr double kTolerance = 1e-9;
+    return figure.measuredRange && (batch < figure.measuredRange->first * (1 - kTolerance) ||
+                                    batch > figure.measuredRange->second * (1 + kTolerance));
+}
+
 std::string caption(const BatchFigure& figure) {
     std::string text = "Time to train " + figure.workload + " on " +
                        chipsText(double(figure.chips)) +
@@ -194,11 +222,209 @@ std::string caption(const BatchFigure& figure) {
                 ", is where more batch stops paying (the paper's batch-size limit)";
     }
     text += ".";
+    if (figure.criticalBatch > 0) {
+        text += " The dotted line is the critical batch of the convergence fit (B_noise = " +
+                groupDigits(figure.criticalBatch) +
+                "): past it, the examples needed grow almost in proportion to the batch.";
+    }
+    if (figure.measuredRange) {
+        const bool any = std::any_of(figure.points.begin(), figure.points.end(),
+                                     [](const BatchFigure::Point& p) { return p.extrapolated; });
+        if (any) {
+            text += " Batches outside the measured convergence points (" +
+                    groupDigits(figure.measuredRange->first) + " to " +
+                    groupDigits(figure.measuredRange->second) +
+                    ") are extrapolated from the fit (shaded).";
+        }
+    }
+    if (!figure.refused.empty()) {
+        text += " From " + groupDigits(figure.refused.front().batch) +
+                " the batch does not fit in HBM (hatched): it needs " +
+                gibText(figure.refused.front().needsBytes) + " per core, which has " +
+                gibText(figure.hbmCapacityBytes);
+        if (figure.refused.size() > 2) {
+            text += "; the sweep's larger batches up to " + groupDigits(figure.refused.back().batch) +
+                    " do not fit either";
+        }
+        text += ".";
+    }
     if (figure.currentBatch) {
         text += " The square marks the configuration's batch.";
     }
     if (!figure.measured.empty()) {
         text += " Measured points are MLPerf v0.7 runs on this slice.";
+    }
+    return text;
+}
+
+std::vector<LayerGroup> layerGroups(const LayersFigure& figure) {
+    std::vector<LayerGroup> groups;
+    for (std::size_t i = 0; i < figure.layers.size(); ++i) {
+        const LayerRow& row = figure.layers[i];
+        if (groups.empty() || groups.back().name != row.group) {
+            groups.push_back({row.group, 0, 0, {}});
+        }
+        groups.back().forwardS += row.forwardS;
+        groups.back().backwardS += row.backwardS;
+        groups.back().layers.push_back(i);
+    }
+    return groups;
+}
+
+namespace {
+
+// "layer07" -> {"layer", "07"}; a name without a trailing number has no number.
+std::pair<std::string, std::string> stemAndNumber(const std::string& name) {
+    std::size_t digits = name.size();
+    while (digits > 0 && std::isdigit(static_cast<unsigned char>(name[digits - 1]))) {
+        --digits;
+    }
+    return {name.substr(0, digits), name.substr(digits)};
+}
+
+} // namespace
+
+LayerBars layerBars(const LayersFigure& figure, std::size_t maxBars) {
+    LayerBars result;
+    // Of the last bar, when its group is numbered: a group repeats the run when it has the same
+    // stem, as many layers and the same time (ResNet's group1 ... group4 are different stages).
+    std::string runStem, runFirst;
+    std::size_t runLayers = 0;
+    double runSeconds = 0;
+    for (LayerGroup& group : layerGroups(figure)) {
+        const auto [stem, number] = stemAndNumber(group.name);
+        const bool repeats = !number.empty() && !runFirst.empty() && stem == runStem &&
+                             group.layers.size() == runLayers &&
+                             std::abs(group.seconds() - runSeconds) <= 1e-9 * runSeconds;
+        if (repeats) {
+            LayerGroup& bar = result.bars.back();
+            bar.forwardS += group.forwardS;
+            bar.backwardS += group.backwardS;
+            bar.layers.insert(bar.layers.end(), group.layers.begin(), group.layers.end());
+            bar.name = stem + runFirst + "-" + number;
+            ++result.groupsPerBar.back();
+        } else {
+            result.bars.push_back(std::move(group));
+            result.groupsPerBar.push_back(1);
+            runStem = stem;
+            runFirst = number;
+            runLayers = result.bars.back().layers.size();
+            runSeconds = result.bars.back().seconds();
+        }
+    }
+    if (result.bars.size() <= maxBars || maxBars < 2) {
+        return result;
+    }
+    // Slowest first; among equals (BERT's identical encoder layers), the model's order.
+    std::stable_sort(result.bars.begin(), result.bars.end(),
+                     [](const LayerGroup& a, const LayerGroup& b) { return a.seconds() > b.seconds(); });
+    // Sorted above without their counts: recount from the layers kept in each bar.
+    LayerGroup rest;
+    for (std::size_t i = maxBars - 1; i < result.bars.size(); ++i) {
+        rest.forwardS += result.bars[i].forwardS;
+        rest.backwardS += result.bars[i].backwardS;
+        rest.layers.insert(rest.layers.end(), result.bars[i].layers.begin(),
+                           result.bars[i].layers.end());
+    }
+    const std::size_t groups = layerGroups(figure).size();
+    result.bars.resize(maxBars - 1);
+    result.groupsPerBar.clear();
+    std::size_t kept = 0;
+    for (const LayerGroup& bar : result.bars) {
+        // A sorted bar is one group or a merged run; count its groups by its layers' groups.
+        std::size_t count = 0;
+        std::string last;
+        for (std::size_t layer : bar.layers) {
+            count += figure.layers[layer].group != last;
+            last = figure.layers[layer].group;
+        }
+        result.groupsPerBar.push_back(count);
+        kept += count;
+    }
+    result.restGroups = groups - kept;
+    rest.name = "rest (" + std::to_string(result.restGroups) + " groups)";
+    result.bars.push_back(std::move(rest));
+    result.groupsPerBar.push_back(result.restGroups);
+    result.sortedBySeconds = true;
+    return result;
+}
+
+std::string title(const LayersFigure&) {
+    return "Time per layer group: forward and backward";
+}
+
+std::string subtitle(const LayersFigure& figure) {
+    return figure.workload + " on " + chipsText(double(figure.chips)) + ", " +
+           perCoreText(figure.examplesPerCore) + ", " + std::to_string(figure.layers.size()) +
+           " layers in " + std::to_string(layerGroups(figure).size()) + " groups";
+}
+
+std::string caption(const LayersFigure& figure) {
+    double forward = 0, backward = 0;
+    for (const LayerRow& row : figure.layers) {
+        forward += row.forwardS;
+        backward += row.backwardS;
+    }
+    const LayerBars bars = layerBars(figure, kLayerBars);
+    std::string order = bars.sortedBySeconds
+                            ? "the " + std::to_string(bars.bars.size() - 1) + " slowest bars, "
+                              "slowest first, and the rest in one bar"
+                            : "in the model's order";
+    for (std::size_t i = 0; i < bars.bars.size(); ++i) {
+        if (bars.groupsPerBar[i] > 1 && bars.bars[i].name.find('-') != std::string::npos) {
+            order += " (" + bars.bars[i].name + ": " + std::to_string(bars.groupsPerBar[i]) +
+                     " identical groups, " + fixed(bars.bars[i].seconds() * 1e3 / double(bars.groupsPerBar[i]), 2) +
+                     " ms each on average)";
+            break; // the first such run explains the notation
+        }
+    }
+    return "One core's time per training step in each group of consecutive layers of " +
+           figure.workload + " (" + perCoreText(figure.examplesPerCore) + "), " + order +
+           ": the forward pass and the backward pass (input and weight gradients) stacked. "
+           "In all, " + fixed(forward * 1e3, 2) + " ms forward and " +
+           fixed(backward * 1e3, 2) +
+           " ms backward; each layer's kernels take the time of their slowest unit (MXU, HBM, "
+           "vector or transcendental unit) plus a fixed cost per kernel. Hover a bar in the app "
+           "for its layers; podscope-cli layers prints them all.";
+}
+
+double RooflineFigure::roofAt(double intensity) const {
+    return std::min(mxuRoofFlops(), hbmBytesPerS * intensity);
+}
+
+bool onRoofline(const LayerRow& layer) {
+    return layer.flops > 0 && layer.hbmBytes > 0 && layer.achievedFlops > 0;
+}
+
+std::string title(const RooflineFigure&) {
+    return "Roofline: achieved FLOP/s against arithmetic intensity";
+}
+
+std::string subtitle(const RooflineFigure& figure) {
+    return figure.workload + " on " + chipsText(double(figure.chips)) + ", " +
+           perCoreText(figure.examplesPerCore) + ", one point per layer";
+}
+
+std::string caption(const RooflineFigure& figure) {
+    const auto placed = std::count_if(figure.layers.begin(), figure.layers.end(), onRoofline);
+    const auto left = static_cast<long>(figure.layers.size()) - placed;
+    const double ridge = figure.hbmBytesPerS > 0 ? figure.mxuRoofFlops() / figure.hbmBytesPerS : 0;
+    std::string text =
+        "Each point is a layer of " + figure.workload +
+        " on one core, forward and backward: its FLOPs per byte of HBM traffic against the FLOP/s "
+        "it achieves, both axes logarithmic. No layer can rise above the roofs: HBM bandwidth (" +
+        threeDigits(figure.hbmBytesPerS / 1e9) +
+        " GB/s) times the intensity left of the ridge at " + threeDigits(ridge) +
+        " FLOP/byte, and the MXUs right of it (the nominal " +
+        threeDigits(figure.peakFlops / 1e12) + " TFLOP/s, dashed, times the calibrated streaming "
+        "efficiency " + threeDigits(figure.mxuEfficiency) + " = " +
+        threeDigits(figure.mxuRoofFlops() / 1e12) +
+        " TFLOP/s). Points are coloured by the unit that bound the layer's time; the gap below "
+        "the roof is tile padding, the fixed cost of each kernel and the vector units.";
+    if (left > 0) {
+        text += " " + std::to_string(left) + (left == 1 ? " layer" : " layers") +
+                " without matrix work (norms, pools, losses) " + (left == 1 ? "is" : "are") +
+                " left out.";
     }
     return text;
 }
@@ -224,19 +450,46 @@ BatchFigure batchFigure(const TrainingAnalysis& analysis) {
     BatchFigure f;
     f.workload = analysis.scenario.workload;
     f.chips = analysis.result.chips;
-    for (const auto& p : analysis.byBatch) {
-        f.points.push_back({p.x, p.timeToTrainS, p.epochs});
+    f.hbmCapacityBytes = analysis.result.memory.capacity;
+    f.criticalBatch = analysis.result.criticalBatch;
+    if (analysis.measuredBatchHigh > 0) {
+        f.measuredRange = {analysis.measuredBatchLow, analysis.measuredBatchHigh};
+    }
+    for (std::size_t i = 0; i < analysis.byBatch.size(); ++i) {
+        const SweepPoint& p = analysis.byBatch[i];
+        if (p.exceedsHbm) {
+            f.refused.push_back({p.x, p.memory.total()});
+            continue;
+        }
+        if (analysis.fastestBatch && *analysis.fastestBatch == i) {
+            f.fastest = f.points.size();
+        }
+        f.points.push_back({p.x, p.timeToTrainS, p.epochs, p.extrapolated});
         if (p.x == static_cast<double>(analysis.scenario.globalBatch)) {
             f.currentBatch = p.x;
         }
     }
-    f.fastest = analysis.fastestBatch;
     for (const auto& m : analysis.measured) {
         if (m.chips == static_cast<double>(f.chips)) {
             f.measured.push_back({m.globalBatch, m.timeToTrainS});
         }
     }
     return f;
+}
+
+LayersFigure layersFigure(const TrainingAnalysis& analysis) {
+    return {analysis.scenario.workload, analysis.result.chips,
+            analysis.result.plan.examplesPerCore, analysis.layers};
+}
+
+RooflineFigure rooflineFigure(const TrainingAnalysis& analysis) {
+    return {analysis.scenario.workload,
+            analysis.result.chips,
+            analysis.result.plan.examplesPerCore,
+            analysis.layers,
+            analysis.roofs.peakFlops,
+            analysis.roofs.mxuEfficiency,
+            analysis.roofs.hbmBytesPerS};
 }
 
 namespace {
@@ -277,15 +530,28 @@ BatchFigure batchFigure(const report::ReportData& data) {
     BatchFigure f;
     f.workload = data.scenario.workload;
     f.chips = data.result.chips;
+    f.hbmCapacityBytes = data.result.memory.capacity;
+    f.criticalBatch = data.result.criticalBatch;
+    try {
+        const Convergence convergence = loadWorkload(data.scenario.workload).convergence;
+        f.measuredRange = {convergence.lowestMeasuredBatch(), convergence.highestMeasuredBatch()};
+    } catch (const std::exception&) {
+        // the result was computed from it: not reached
+    }
     for (const auto& p : data.batches) {
+        const double batch = static_cast<double>(p.globalBatch);
+        if (p.exceedsHbm) {
+            f.refused.push_back({batch, p.exceedsHbm->total()});
+            continue;
+        }
         if (!p.result) {
             continue;
         }
-        const double batch = static_cast<double>(p.globalBatch);
         if (!f.fastest || p.result->timeToTrainS < f.points[*f.fastest].timeToTrainS) {
             f.fastest = f.points.size();
         }
-        f.points.push_back({batch, p.result->timeToTrainS, p.result->epochs});
+        f.points.push_back({batch, p.result->timeToTrainS, p.result->epochs,
+                            p.result->extrapolated});
         if (p.globalBatch == data.scenario.globalBatch) {
             f.currentBatch = batch;
         }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "training/LayerTable.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -60,10 +62,21 @@ struct BatchFigure {
         double batch = 0;
         double timeToTrainS = 0;
         double epochs = 0;
+        bool extrapolated = false; // outside the measured convergence points (the core's flag)
+    };
+    // A batch the sweep visited that does not fit in HBM: refused, with what it would need.
+    struct Refused {
+        double batch = 0;
+        double needsBytes = 0; // HBM per core
     };
     std::string workload;
     std::int64_t chips = 0;
-    std::vector<Point> points; // by batch
+    std::vector<Point> points; // by batch, those that fit in HBM
+    std::vector<Refused> refused; // by batch, above the points
+    double hbmCapacityBytes = 0;  // per core
+    // The measured convergence points span [low, high]: outside it a point is extrapolated.
+    std::optional<std::pair<double, double>> measuredRange;
+    double criticalBatch = 0; // B_noise of the convergence fit; 0 when unknown
     std::optional<double> currentBatch;
     std::optional<std::size_t> fastest; // index into points
     std::vector<FigurePoint> measured;  // global batch, time to train of MLPerf runs on this slice
@@ -71,13 +84,70 @@ struct BatchFigure {
 std::string title(const BatchFigure& figure);
 std::string subtitle(const BatchFigure& figure);
 std::string caption(const BatchFigure& figure);
+// Whether a batch lies outside the measured convergence range (shaded "extrapolated").
+bool outsideMeasuredRange(const BatchFigure& figure, double batch);
+
+// The per-layer table of one core's training step (podscope-cli layers), for the layer-time
+// bars and the roofline.
+struct LayersFigure {
+    std::string workload;
+    std::int64_t chips = 0;
+    double examplesPerCore = 0;
+    std::vector<LayerRow> layers; // in the model's order
+};
+// Consecutive layers of one group (a ResNet stage, a BERT encoder layer) summed: one bar each.
+struct LayerGroup {
+    std::string name;
+    double forwardS = 0;
+    double backwardS = 0;
+    std::vector<std::size_t> layers; // indices into LayersFigure::layers
+    double seconds() const { return forwardS + backwardS; }
+};
+std::vector<LayerGroup> layerGroups(const LayersFigure& figure);
+// The bars the chart draws, in the model's order: a run of identical numbered groups (BERT's
+// layer00 ... layer23, Transformer's encoder0 ... encoder5: same layers, same time) is one bar,
+// "layer00-23", so that BERT's 26 groups read as 3 bars. Were there still more than `maxBars`, the slowest
+// maxBars - 1, slowest first, and one bar for the rest ("rest (15 groups)").
+struct LayerBars {
+    std::vector<LayerGroup> bars;
+    std::vector<std::size_t> groupsPerBar; // groups of layerGroups() in each bar
+    bool sortedBySeconds = false;
+    std::size_t restGroups = 0; // groups in the last bar, when sorted
+};
+LayerBars layerBars(const LayersFigure& figure, std::size_t maxBars);
+inline constexpr std::size_t kLayerBars = 12;
+std::string title(const LayersFigure& figure);
+std::string subtitle(const LayersFigure& figure);
+std::string caption(const LayersFigure& figure);
+
+// Arithmetic intensity against achieved FLOP/s of each layer under the core's roofs.
+struct RooflineFigure {
+    std::string workload;
+    std::int64_t chips = 0;
+    double examplesPerCore = 0;
+    std::vector<LayerRow> layers;
+    double peakFlops = 0;     // nominal
+    double mxuEfficiency = 1; // calibrated: the MXU roof is peak x this
+    double hbmBytesPerS = 0;  // achieved HBM bandwidth: the HBM roof is this x intensity
+
+    double mxuRoofFlops() const { return peakFlops * mxuEfficiency; }
+    // The roof over a layer of this intensity: min(MXU roof, HBM bandwidth x intensity).
+    double roofAt(double intensity) const;
+};
+// Layers with matrix work and HBM traffic: the ones a log-log roofline can place.
+bool onRoofline(const LayerRow& layer);
+std::string title(const RooflineFigure& figure);
+std::string subtitle(const RooflineFigure& figure);
+std::string caption(const RooflineFigure& figure);
 
 // 65536 as "65,536".
 std::string groupDigits(double value);
 
-// From the app's analysis: strong scaling, and the batch sweep on the current slice.
+// From the app's analysis: strong scaling, the batch sweep on the current slice, the layers.
 ScalingFigure scalingFigure(const TrainingAnalysis& analysis);
 BatchFigure batchFigure(const TrainingAnalysis& analysis);
+LayersFigure layersFigure(const TrainingAnalysis& analysis);
+RooflineFigure rooflineFigure(const TrainingAnalysis& analysis);
 
 // From the report's sweeps.
 ScalingFigure strongScalingFigure(const report::ReportData& data);

@@ -51,6 +51,10 @@ constexpr FieldName kSettings[] = {
     {"input.decode_s", "Decode cost"},
     {"input.augment_s", "Augment cost"},
     {"input.batch_s", "Batch cost"},
+    {"gradient.overlap", "Overlap"},
+    {"gradient.bucket_MiB", "Bucket size"},
+    {"batch_norm_group", "Batch-norm group"},
+    {"sequence_length", "Sequence length"},
 };
 
 // Runs the model; the scenario when accepted.
@@ -185,7 +189,12 @@ ConfigurationProblem explainProblem(const Scenario& refused, const std::string& 
     problem.setting = problem.field.empty() ? "Configuration" : settingName(problem.field);
     problem.explanation = problem.setting + ": " + what + ".";
     if (problem.field == "global_batch") {
-        problem.explanation += " Every replica must get the same whole number of examples.";
+        // The model refuses a batch for one of two reasons: it does not divide evenly, or a
+        // core's share does not fit in HBM (the refusal carries the numbers).
+        problem.explanation += what.find("of HBM per core") != std::string::npos
+                                   ? " The activations a core keeps for the backward pass grow "
+                                     "with its examples."
+                                   : " Every replica must get the same whole number of examples.";
         problem.suggestion = batchSuggestion(refused);
     } else if (problem.field == "model_parallel" || problem.field == "groups") {
         problem.suggestion = parallelismSuggestion(refused);

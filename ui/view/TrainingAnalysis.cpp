@@ -6,6 +6,7 @@
 #include "topology/TopologyPresets.hpp"
 #include "training/Presets.hpp"
 #include "training/ScenarioJson.hpp"
+#include "training/StepPlan.hpp"
 #include "workload/Workload.hpp"
 
 #include <algorithm>
@@ -17,18 +18,62 @@ std::optional<SweepPoint> tryPoint(const Scenario& scenario, double x) {
     try {
         const TrainingResult r = simulateTraining(scenario);
         return SweepPoint{x, r.throughputExamplesPerS, r.timeToTrainS, r.epochs,
-                          r.breakdown.gradientSyncExposed};
+                          r.breakdown.gradientSyncExposed, r.extrapolated, false, r.memory};
     } catch (const InputError&) {
         return std::nullopt; // e.g. fewer examples than replicas at this size
     }
 }
 
+// A batch of the sweep: timed when it fits in HBM, kept and marked when it does not.
+std::optional<SweepPoint> batchPoint(const Scenario& scenario, double batch) {
+    try {
+        const StepPlan plan = buildStepPlanUnchecked(scenario);
+        if (!plan.memory.fits()) {
+            SweepPoint refused;
+            refused.x = batch;
+            refused.exceedsHbm = true;
+            refused.memory = plan.memory;
+            return refused;
+        }
+        const TrainingResult r = evaluateStepPlan(plan, scenario);
+        return SweepPoint{batch, r.throughputExamplesPerS, r.timeToTrainS, r.epochs,
+                          r.breakdown.gradientSyncExposed, r.extrapolated, false, r.memory};
+    } catch (const InputError&) {
+        return std::nullopt;
+    }
+}
+
 } // namespace
+
+std::optional<MemoryUse> plannedMemory(const Scenario& scenario) {
+    try {
+        return buildStepPlanUnchecked(scenario).memory;
+    } catch (const InputError&) {
+        return std::nullopt;
+    }
+}
 
 TrainingAnalysis analyzeTraining(const Scenario& scenario) {
     TrainingAnalysis analysis;
     analysis.scenario = scenario;
-    analysis.result = simulateTraining(scenario);
+    // One plan: the result, the layer table and the roofs all come from it.
+    const StepPlan plan = buildStepPlan(scenario);
+    analysis.result = evaluateStepPlan(plan, scenario);
+    analysis.layers = layerTable(plan);
+    analysis.roofs = {plan.core.peakFlops(), plan.core.mxuEfficiency,
+                      plan.core.hbmBps * plan.core.hbmEfficiency};
+    analysis.replicas = plan.parallelism.replicas;
+    for (const Layer& layer : plan.graph->layers) {
+        analysis.hasBatchNorm = analysis.hasBatchNorm || layer.batchNorm == BatchNormKind::Batch;
+    }
+    const LayerGraphSpec& graph = plan.workload->graph;
+    if (!graph.sequenceVariable.empty()) {
+        if (auto it = graph.variables.find(graph.sequenceVariable); it != graph.variables.end()) {
+            analysis.sequenceLength = it->second;
+        }
+    }
+    analysis.measuredBatchLow = plan.workload->convergence.lowestMeasuredBatch();
+    analysis.measuredBatchHigh = plan.workload->convergence.highestMeasuredBatch();
     analysis.whatIfs = whatIfs(scenario);
 
     for (std::int64_t chips : report::kSweepSliceChips) {
@@ -43,11 +88,14 @@ TrainingAnalysis analyzeTraining(const Scenario& scenario) {
          report::sweepBatches(analysis.result.plan.replicas, scenario.globalBatch)) {
         Scenario point = scenario;
         point.globalBatch = batch;
-        if (auto p = tryPoint(point, static_cast<double>(batch))) {
+        if (auto p = batchPoint(point, static_cast<double>(batch))) {
             analysis.byBatch.push_back(*p);
         }
     }
     for (std::size_t i = 0; i < analysis.byBatch.size(); ++i) {
+        if (analysis.byBatch[i].exceedsHbm) {
+            continue;
+        }
         if (!analysis.fastestBatch ||
             analysis.byBatch[i].timeToTrainS < analysis.byBatch[*analysis.fastestBatch].timeToTrainS) {
             analysis.fastestBatch = i;

@@ -5,8 +5,10 @@
 #include "training/Framework.hpp"
 #include "training/ScenarioJson.hpp"
 #include "view/ConfigurationProblem.hpp"
+#include "widgets/MemoryBar.hpp"
 #include "workload/Workload.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <QCheckBox>
@@ -26,6 +28,14 @@ namespace podscope::ui {
 namespace {
 
 constexpr std::int64_t kSlices[] = {16, 32, 64, 128, 256, 512, 1024, 2048, 4096};
+// The longest sequence a configuration file takes (ScenarioJson).
+constexpr double kLongestSequence = 65536;
+
+QString batchNormTip() {
+    return QObject::tr(
+        "Replicas that share batch-norm statistics: each batch-norm layer sums its mean and "
+        "variance over the group, forward and backward (MLPerf ResNet-50: 8, SSD: 16)");
+}
 
 } // namespace
 
@@ -93,6 +103,13 @@ void ControlPanel::build() {
     evalEvery_->setSpecialValueText(tr("as the model does"));
     evalEvery_->setToolTip(tr("Evaluation cadence: evaluate every this many epochs (MLPerf ResNet-50: 4)"));
     model->addRow(tr("Evaluate every"), evalEvery_);
+    sequenceLength_ = new QSpinBox(this);
+    sequenceLength_->setObjectName("sequenceLength");
+    sequenceLength_->setSuffix(tr(" tokens"));
+    sequenceLength_->setToolTip(
+        tr("Tokens per example (BERT, Transformer) or padded sentence length (GNMT): every layer's "
+           "shapes follow it. Models without a sequence (images) leave it off"));
+    model->addRow(tr("Sequence length"), sequenceLength_);
 
     auto* topology = group("topology", tr("Topology"));
     topology_ = new QComboBox(this);
@@ -163,6 +180,14 @@ void ControlPanel::build() {
     parallelism->addRow(tr("Global batch"), globalBatch_);
     parallelism->addRow(tr("Cores per replica"), modelParallel_);
     parallelism->addRow(tr("Model parallelism"), modelParallelKind_);
+    batchNormGroup_ = new QComboBox(this);
+    batchNormGroup_->setObjectName("batchNormGroup");
+    batchNormGroup_->setToolTip(batchNormTip());
+    parallelism->addRow(tr("Batch-norm group"), batchNormGroup_);
+    // In the panel's column, right under the settings that fill it, scrolling with them: the
+    // panel keeps its height for the controls on a small screen.
+    memory_ = new MemoryBar(this);
+    column->addWidget(memory_);
 
     auto* gradients = group("gradients", tr("Gradient summation"));
     weightUpdateSharding_ = new QCheckBox(tr("Weight-update sharding"), this);
@@ -194,6 +219,24 @@ void ControlPanel::build() {
                              "The dimension with wrap-around goes first by default: it carries the full payload "
                              "at twice the bandwidth"));
     gradients->addRow(tr("Dimension order"), dimOrder_);
+    overlap_ = new QComboBox(this);
+    overlap_->setObjectName("overlap");
+    overlap_->addItem(tr("after the backward pass"), QString("after-backward"));
+    overlap_->addItem(tr("bucketed, during the backward pass"), QString("bucketed"));
+    overlap_->setToolTip(
+        tr("When the gradient sum starts: after the whole backward pass (XLA's all-reduce "
+           "combiner, what the 2020 TPU code did: fully exposed), or in buckets as the backward "
+           "pass makes the last layers' gradients ready (overlapped; what ends after the "
+           "backward pass is exposed)"));
+    gradients->addRow(tr("Overlap"), overlap_);
+    bucket_ = new QDoubleSpinBox(this);
+    bucket_->setObjectName("bucket");
+    bucket_->setRange(0.25, 65536);
+    bucket_->setDecimals(2);
+    bucket_->setSuffix(tr(" MiB"));
+    bucket_->setToolTip(tr("Bucketed overlap: gradient bytes per chip in one bucket; smaller "
+                           "buckets start sooner but pay the collective's latency more often"));
+    gradients->addRow(tr("Bucket size"), bucket_);
 
     auto* input = group("input", tr("Host input pipeline"));
     hostCores_ = new QDoubleSpinBox(this);
@@ -274,6 +317,12 @@ void ControlPanel::build() {
             [this] { emitEdit(weightUpdateSharding_, tr("weight-update sharding")); });
     connect(decodedCache_, &QCheckBox::toggled, this,
             [this] { emitEdit(decodedCache_, tr("decoded cache")); });
+    comboEdit(overlap_, tr("gradient overlap"));
+    comboEdit(batchNormGroup_, tr("batch-norm group"));
+    connect(bucket_, &QDoubleSpinBox::valueChanged, this,
+            [this] { emitEdit(bucket_, tr("bucket size")); });
+    connect(sequenceLength_, &QSpinBox::valueChanged, this,
+            [this] { emitEdit(sequenceLength_, tr("sequence length")); });
 }
 
 void ControlPanel::emitEdit(QWidget* control, const QString& what) {
@@ -332,6 +381,20 @@ Scenario ControlPanel::read() const {
     s.gradient.chunks = chunks_->value();
     s.input.cpuCores = hostCores_->value();
     s.input.decodedCache = decodedCache_->isChecked();
+    s.gradient.overlap =
+        parseGradientOverlap(overlap_->currentData().toString().toStdString(), "gradient.overlap");
+    s.gradient.bucketMiB = bucket_->value();
+    if (batchNormGroup_->currentIndex() >= 0) {
+        const int group = batchNormGroup_->currentData().toInt();
+        s.batchNormGroup = group > 0 ? std::optional<int>(group) : std::nullopt;
+    }
+    if (s.workload != shown_.workload) {
+        s.sequenceLength.reset(); // another model: its own default length (or none)
+    } else if (sequenceLength_->isEnabled() && defaultSequenceLength_ &&
+               (s.sequenceLength || sequenceLength_->value() != *defaultSequenceLength_)) {
+        // Left at the model's default, the file keeps no sequence_length.
+        s.sequenceLength = sequenceLength_->value();
+    }
     return s;
 }
 
@@ -403,6 +466,22 @@ void ControlPanel::setScenario(const Scenario& s) {
     chunks_->setValue(s.gradient.chunks);
     hostCores_->setValue(s.input.cpuCores);
     decodedCache_->setChecked(s.input.decodedCache);
+    overlap_->setCurrentIndex(
+        std::max(0, overlap_->findData(QString::fromStdString(toString(s.gradient.overlap)))));
+    bucket_->setValue(s.gradient.bucketMiB);
+    bucket_->setEnabled(s.gradient.overlap == GradientOverlap::Bucketed);
+    const QVariant group(s.batchNormGroup.value_or(0));
+    if (batchNormGroup_->findData(group) < 0) {
+        batchNormGroup_->addItem(s.batchNormGroup ? QString::number(*s.batchNormGroup) + tr(" replicas")
+                                                  : tr("1 replica (default)"),
+                                 group);
+    }
+    batchNormGroup_->setCurrentIndex(batchNormGroup_->findData(group));
+    if (s.sequenceLength) {
+        sequenceLength_->setValue(*s.sequenceLength);
+    } else if (defaultSequenceLength_ && s.workload == analysedWorkload_) {
+        sequenceLength_->setValue(*defaultSequenceLength_);
+    }
     updating_ = false;
 }
 
@@ -411,13 +490,55 @@ void ControlPanel::setAnalysis(const TrainingAnalysis& analysis) {
     globalBatch_->clear();
     for (const auto& point : analysis.byBatch) {
         const auto batch = static_cast<qlonglong>(point.x);
-        globalBatch_->addItem(QString::number(batch), QVariant::fromValue(batch));
+        // Batches that do not fit stay on offer, marked: picking one explains the refusal.
+        globalBatch_->addItem(point.exceedsHbm ? tr("%1 (does not fit in HBM)").arg(batch)
+                                               : QString::number(batch),
+                              QVariant::fromValue(batch));
+        if (point.exceedsHbm) {
+            globalBatch_->setItemData(globalBatch_->count() - 1,
+                                      tr("Needs %1 GiB of HBM per core, has %2 GiB")
+                                          .arg(point.memory.total() / (1024.0 * 1024 * 1024), 0, 'f', 1)
+                                          .arg(point.memory.capacity / (1024.0 * 1024 * 1024), 0, 'f', 1),
+                                      Qt::ToolTipRole);
+        }
     }
     const auto current = QVariant::fromValue<qlonglong>(analysis.scenario.globalBatch);
     if (globalBatch_->findData(current) < 0) {
         globalBatch_->addItem(QString::number(analysis.scenario.globalBatch), current);
     }
     globalBatch_->setCurrentIndex(globalBatch_->findData(current));
+
+    // Batch-norm groups: powers of two up to the replicas, where the model has batch norm.
+    batchNormGroup_->clear();
+    batchNormGroup_->addItem(tr("1 replica (default)"), 0);
+    for (std::int64_t group = 2; group <= analysis.replicas; group *= 2) {
+        batchNormGroup_->addItem(tr("%1 replicas").arg(group), static_cast<int>(group));
+    }
+    const QVariant group(analysis.scenario.batchNormGroup.value_or(0));
+    if (batchNormGroup_->findData(group) < 0) {
+        batchNormGroup_->addItem(tr("%1 replicas").arg(group.toInt()), group);
+    }
+    batchNormGroup_->setCurrentIndex(batchNormGroup_->findData(group));
+    batchNormGroup_->setEnabled(analysis.hasBatchNorm);
+    batchNormGroup_->setToolTip(
+        analysis.hasBatchNorm
+            ? batchNormTip()
+            : tr("%1 has no batch norm").arg(QString::fromStdString(analysis.scenario.workload)));
+
+    analysedWorkload_ = analysis.scenario.workload;
+    if (analysis.sequenceLength) {
+        const ShapeVariable& length = *analysis.sequenceLength;
+        defaultSequenceLength_ = static_cast<int>(length.value);
+        sequenceLength_->setRange(static_cast<int>(std::clamp(length.min, 1.0, kLongestSequence)),
+                                  static_cast<int>(std::clamp(length.max, 1.0, kLongestSequence)));
+        sequenceLength_->setValue(analysis.scenario.sequenceLength.value_or(*defaultSequenceLength_));
+        sequenceLength_->setSpecialValueText({});
+    } else {
+        defaultSequenceLength_.reset();
+        sequenceLength_->setRange(0, 0);
+        sequenceLength_->setSpecialValueText(tr("none"));
+    }
+    sequenceLength_->setEnabled(analysis.sequenceLength.has_value());
     updating_ = false;
 }
 
@@ -450,6 +571,10 @@ QWidget* ControlPanel::controlFor(const std::string& field) const {
         {"input.batch", stageCosts_[3]},
         {"input.host_cpu_cores", hostCores_},
         {"framework", framework_},
+        {"gradient.overlap", overlap_},
+        {"gradient.bucket_MiB", bucket_},
+        {"batch_norm_group", batchNormGroup_},
+        {"sequence_length", sequenceLength_},
     };
     for (const auto& [prefix, control] : controls) {
         if (field.rfind(prefix, 0) == 0) {

@@ -18,6 +18,8 @@ class QSpinBox;
 
 namespace podscope::ui {
 
+class MemoryBar;
+
 // The configuration controls, grouped as the paper presents its techniques. Every edit emits
 // the whole new scenario; the panel never changes the document itself. A refused
 // configuration is explained right below the control just edited (or the one the model
@@ -45,6 +47,12 @@ public:
 
     QComboBox* globalBatchBox() const { return globalBatch_; }
     QComboBox* workloadBox() const { return workload_; }
+    QComboBox* overlapBox() const { return overlap_; }
+    QDoubleSpinBox* bucketBox() const { return bucket_; }
+    QComboBox* batchNormGroupBox() const { return batchNormGroup_; }
+    QSpinBox* sequenceLengthBox() const { return sequenceLength_; }
+    // One core's HBM, under the parallelism settings that decide it (the explorer feeds it).
+    MemoryBar* memoryBar() const { return memory_; }
 
 signals:
     void edited(const podscope::Scenario& scenario, const QString& what);
@@ -87,6 +95,14 @@ private:
     QComboBox* evalMode_ = nullptr;
     QDoubleSpinBox* hostCores_ = nullptr;
     QCheckBox* decodedCache_ = nullptr;
+    QComboBox* overlap_ = nullptr;
+    QDoubleSpinBox* bucket_ = nullptr;
+    QComboBox* batchNormGroup_ = nullptr;
+    QSpinBox* sequenceLength_ = nullptr;
+    MemoryBar* memory_ = nullptr;
+    // The analysed workload's sequence length (its default) and whether it has batch norm.
+    std::string analysedWorkload_;
+    std::optional<int> defaultSequenceLength_;
 };
 
 } // namespace podscope::ui

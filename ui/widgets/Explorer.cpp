@@ -2,7 +2,9 @@
 
 #include "charts/BatchChart.hpp"
 #include "charts/BreakdownChart.hpp"
+#include "charts/LayerTimeChart.hpp"
 #include "charts/LinkUseChart.hpp"
+#include "charts/RooflineChart.hpp"
 #include "charts/ThroughputChart.hpp"
 #include "training/Presets.hpp"
 #include "training/ScenarioJson.hpp"
@@ -10,6 +12,7 @@
 #include "widgets/ExportMenu.hpp"
 #include "widgets/LatestOnlyRunner.hpp"
 #include "widgets/MainWindow.hpp"
+#include "widgets/MemoryBar.hpp"
 #include "widgets/WhatIfPanel.hpp"
 
 #include <QAction>
@@ -23,6 +26,7 @@
 #include <QMessageBox>
 #include <QScrollArea>
 #include <QSettings>
+#include <QSplitter>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -34,6 +38,12 @@ namespace podscope::ui {
 namespace {
 
 constexpr int kRecentFiles = 8;
+// The tab of each chart: the Layers tab (after Links) holds the layer times and the roofline.
+constexpr int kLayersTab = 4;
+
+int tabOf(ChartKind chart) {
+    return chart == ChartKind::Roofline ? kLayersTab : static_cast<int>(chart);
+}
 
 // "1.52 s", "43.1 ms", "812 µs", "25.4 min": three significant figures in a fitting unit.
 QString formatSeconds(double seconds) {
@@ -89,8 +99,14 @@ Explorer::Explorer(MainWindow& window, const Scenario& initial)
         showAnalysis(std::static_pointer_cast<const TrainingAnalysis>(result));
     });
     connect(runner_, &LatestOnlyRunner::failed, this, [this](const QString& message) {
-        // The charts keep the last valid configuration, marked; the problem shows by its control.
+        // The charts keep the last valid configuration, marked; the problem shows by its control,
+        // and the memory bar what a configuration refused for HBM would need.
         controls_->showProblem(message);
+        if (const auto needed = plannedMemory(document_->scenario()); needed && !needed->fits()) {
+            memory_->setMemory(*needed, true);
+        } else if (analysis_) {
+            memory_->setMemory(analysis_->result.memory);
+        }
         setStale(true);
         window_.statusBar()->showMessage(
             tr("Configuration refused: see the explanation in the Configuration panel"), 10000);
@@ -135,6 +151,7 @@ void Explorer::buildDocks() {
     auto* configurationColumn = new QVBoxLayout(configuration);
     configurationColumn->setContentsMargins(0, 0, 0, 0);
     whatIfs_ = new WhatIfPanel;
+    memory_ = controls_->memoryBar();
     configurationColumn->addWidget(scroll, 1);
     configurationColumn->addWidget(whatIfs_);
     auto* controlDock = new QDockWidget(tr("Configuration"), &window_);
@@ -146,6 +163,13 @@ void Explorer::buildDocks() {
     breakdown_ = new BreakdownChart;
     batch_ = new BatchChart;
     links_ = new LinkUseChart;
+    layerTimes_ = new LayerTimeChart;
+    roofline_ = new RooflineChart;
+    auto* layers = new QSplitter(Qt::Horizontal);
+    layers->setObjectName("layersSplitter");
+    layers->addWidget(layerTimes_);
+    layers->addWidget(roofline_);
+    layers->setChildrenCollapsible(false);
     auto* tabs = new QTabWidget;
     chartTabs_ = tabs;
     auto* breakdownPage = new QWidget;
@@ -159,6 +183,7 @@ void Explorer::buildDocks() {
     tabs->addTab(breakdownPage, tr("Step breakdown"));
     tabs->addTab(batch_, tr("Batch size"));
     tabs->addTab(links_, tr("Links"));
+    tabs->addTab(layers, tr("Layers"));
     tabs->setMinimumHeight(170);
     auto* charts = new QWidget;
     auto* chartColumn = new QVBoxLayout(charts);
@@ -241,9 +266,12 @@ void Explorer::buildMenus() {
     window_.addActions({open, save, saveAs, undo, redo, pin});
 }
 
-void Explorer::showChart(ChartKind chart) { chartTabs_->setCurrentIndex(static_cast<int>(chart)); }
+void Explorer::showChart(ChartKind chart) { chartTabs_->setCurrentIndex(tabOf(chart)); }
 
-ChartKind Explorer::currentChart() const { return static_cast<ChartKind>(chartTabs_->currentIndex()); }
+ChartKind Explorer::currentChart() const {
+    const int tab = chartTabs_->currentIndex();
+    return tab == kLayersTab ? ChartKind::Layers : static_cast<ChartKind>(tab);
+}
 
 void Explorer::requestAnalysis() {
     runner_->request([scenario = document_->scenario()]() -> std::shared_ptr<const void> {
@@ -258,6 +286,9 @@ void Explorer::showAnalysis(std::shared_ptr<const TrainingAnalysis> analysis) {
     throughput_->setAnalysis(*analysis_);
     breakdown_->setAnalysis(*analysis_);
     batch_->setAnalysis(*analysis_);
+    layerTimes_->setAnalysis(*analysis_);
+    roofline_->setAnalysis(*analysis_);
+    memory_->setMemory(analysis_->result.memory);
     whatIfs_->setWhatIfs(analysis_->whatIfs, analysis_->result);
     deltas_->setText(deltas());
     setStale(false);

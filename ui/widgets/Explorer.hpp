@@ -20,8 +20,11 @@ class BatchChart;
 class BreakdownChart;
 class ControlPanel;
 class LatestOnlyRunner;
+class LayerTimeChart;
 class LinkUseChart;
 class MainWindow;
+class MemoryBar;
+class RooflineChart;
 class ThroughputChart;
 class WhatIfPanel;
 
@@ -41,8 +44,11 @@ public:
     BreakdownChart* breakdownChart() const { return breakdown_; }
     BatchChart* batchChart() const { return batch_; }
     LinkUseChart* linkChart() const { return links_; }
+    LayerTimeChart* layerTimeChart() const { return layerTimes_; }
+    RooflineChart* rooflineChart() const { return roofline_; }
+    MemoryBar* memoryBar() const { return memory_; }
     const TrainingAnalysis* analysis() const { return analysis_.get(); }
-    // The chart tab in front.
+    // The chart tab in front (the layer times and the roofline share the Layers tab).
     void showChart(ChartKind chart);
     ChartKind currentChart() const;
     const std::optional<TrainingResult>& baseline() const { return baseline_; }
@@ -97,6 +103,9 @@ private:
     BreakdownChart* breakdown_ = nullptr;
     BatchChart* batch_ = nullptr;
     LinkUseChart* links_ = nullptr;
+    LayerTimeChart* layerTimes_ = nullptr;
+    RooflineChart* roofline_ = nullptr;
+    MemoryBar* memory_ = nullptr;
     QLabel* deltas_ = nullptr;
     QLabel* stale_ = nullptr;
     WhatIfPanel* whatIfs_ = nullptr;

@@ -2,7 +2,9 @@
 
 #include "charts/BatchChart.hpp"
 #include "charts/BreakdownChart.hpp"
+#include "charts/LayerTimeChart.hpp"
 #include "charts/LinkUseChart.hpp"
+#include "charts/RooflineChart.hpp"
 #include "charts/ThroughputChart.hpp"
 #include "export/ReportFigures.hpp"
 #include "figure/FigureData.hpp"
@@ -157,6 +159,10 @@ QString chartTitle(ChartKind kind) {
         return QObject::tr("Batch si&ze chart...");
     case ChartKind::Links:
         return QObject::tr("&Links chart...");
+    case ChartKind::Layers:
+        return QObject::tr("Time per l&ayer chart...");
+    case ChartKind::Roofline:
+        return QObject::tr("&Roofline chart...");
     }
     return {};
 }
@@ -221,7 +227,8 @@ ExportMenu::ExportMenu(Explorer& explorer, MainWindow& window, QMenu* fileMenu)
     current->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     QMenu* charts = menu_->addMenu(tr("C&harts"));
     for (ChartKind kind :
-         {ChartKind::Scaling, ChartKind::Breakdown, ChartKind::Batch, ChartKind::Links}) {
+         {ChartKind::Scaling, ChartKind::Breakdown, ChartKind::Batch, ChartKind::Links,
+          ChartKind::Layers, ChartKind::Roofline}) {
         charts->addAction(chartTitle(kind), this, [this, kind] { exportChartInteractively(kind); });
     }
     QAction* view =
@@ -270,6 +277,10 @@ const QWidget* ExportMenu::chartWidget(ChartKind kind) const {
         return explorer_.batchChart();
     case ChartKind::Links:
         return explorer_.linkChart();
+    case ChartKind::Layers:
+        return explorer_.layerTimeChart();
+    case ChartKind::Roofline:
+        return explorer_.rooflineChart();
     }
     return nullptr;
 }

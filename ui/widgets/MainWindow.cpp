@@ -216,6 +216,10 @@ void MainWindow::buildControls() {
     column->addWidget(staleView_);
     timelinePanel_ = new TimelinePanel(this);
     timelinePanel_->setVisible(false);
+    // Its height is known once a step's tracks arrive: grow it then (never shrink what the
+    // user dragged).
+    connect(timelinePanel_, &TimelinePanel::neededHeightChanged, this,
+            [this] { fitTimelinePanel(/*grow only=*/true); });
     auto* split = new QSplitter(Qt::Vertical, this);
     split->setObjectName("viewSplitter");
     split->setChildrenCollapsible(false);
@@ -638,17 +642,8 @@ void MainWindow::setReplayKind(ReplayKind kind) {
     const bool panelWasShown = !timelinePanel_->isHidden();
     timelinePanel_->setVisible(replaysStep());
     if (replaysStep() && !panelWasShown) {
-        // The panel whole (its tracks, counts and axis), the 3-D view the rest.
         // Once laid out, so that the splitter's height is the window's.
-        QTimer::singleShot(0, this, [this] {
-            auto* split = findChild<QSplitter*>("viewSplitter");
-            if (!split || timelinePanel_->isHidden()) {
-                return;
-            }
-            const int total = std::max(split->height() - split->handleWidth(), 1);
-            const int panel = std::min(timelinePanel_->sizeHint().height(), total * 3 / 5);
-            split->setSizes({total - panel, panel});
-        });
+        QTimer::singleShot(0, this, [this] { fitTimelinePanel(/*grow only=*/false); });
     }
     if (replaysStep() && (!stepRun_ || stepRun_->kind != kind ||
                           (training_ && !sameScenario(stepRun_->scenario, *training_)))) {
@@ -914,6 +909,20 @@ void MainWindow::selectChip(ChipId chip) {
     if (view_) {
         view_->setHighlighted(replaysStep() ? std::vector<ChipId>{chip} : ringOf(chip));
     }
+}
+
+// The panel whole (its tracks, counts and axis) up to 3/5 of the splitter, the 3-D view the rest.
+void MainWindow::fitTimelinePanel(bool growOnly) {
+    auto* split = findChild<QSplitter*>("viewSplitter");
+    if (!split || timelinePanel_->isHidden()) {
+        return;
+    }
+    const int total = std::max(split->height() - split->handleWidth(), 1);
+    const int panel = std::min(timelinePanel_->sizeHint().height(), total * 3 / 5);
+    if (growOnly && timelinePanel_->height() >= panel) {
+        return;
+    }
+    split->setSizes({total - panel, panel});
 }
 
 } // namespace podscope::ui

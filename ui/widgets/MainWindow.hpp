@@ -131,6 +131,7 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    void fitTimelinePanel(bool growOnly);
     void buildControls();
     void buildViewMenu();
     void requestRun();

@@ -164,6 +164,7 @@ void TimelinePanel::layoutRows() {
     if (neededHeight_ != needed) {
         neededHeight_ = needed;
         updateGeometry();
+        emit neededHeightChanged();
     }
 }
 

@@ -52,6 +52,8 @@ public:
 signals:
     // The user asked to replay time t (seconds of the step): a click, or a drag on the axis.
     void timeRequested(double t);
+    // The panel's tracks changed the height it needs to show them all (sizeHint).
+    void neededHeightChanged();
 
 protected:
     void paintEvent(QPaintEvent* event) override;
