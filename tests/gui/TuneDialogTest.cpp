@@ -72,7 +72,7 @@ private slots:
         QVERIFY(model.rowCount() >= 2);
         QCOMPARE(model.columnCount(), TuneResultsModel::kColumnCount);
         QCOMPARE(model.headerData(TuneResultsModel::kObjectiveColumn, Qt::Horizontal).toString(),
-                 QStringLiteral("throughput"));
+                 QStringLiteral("objective: throughput"));
         // The rank order is the objective's: highest throughput first.
         proxy.sort(TuneResultsModel::kRankColumn, Qt::AscendingOrder);
         const auto byRank = columnValues(proxy, TuneResultsModel::kObjectiveColumn);
@@ -100,7 +100,7 @@ private slots:
         }
         model.setReport(smallReport(search::Objective::TimeToTrain)); // a reset under the testers
         QCOMPARE(model.headerData(TuneResultsModel::kObjectiveColumn, Qt::Horizontal).toString(),
-                 QStringLiteral("time-to-train"));
+                 QStringLiteral("objective: time-to-train"));
     }
 
     void applyIsOneUndoableChange() {

@@ -1,5 +1,7 @@
 #include "widgets/TuneResultsModel.hpp"
 
+#include <QLocale>
+
 namespace podscope::ui {
 
 using search::TuneReport;
@@ -38,7 +40,7 @@ QVariant TuneResultsModel::sortValue(int row, int column) const {
     if (column == kRankColumn) {
         return row + 1;
     }
-    if (column < kObjectiveColumn) {
+    if (column >= kFirstSettingColumn) {
         const QString text = QString::fromStdString(
             r.settings[static_cast<std::size_t>(column - kFirstSettingColumn)]);
         bool isNumber = false;
@@ -64,9 +66,8 @@ QVariant TuneResultsModel::data(const QModelIndex& index, int role) const {
         return sortValue(row, column);
     }
     if (role == Qt::TextAlignmentRole) {
-        return column >= kObjectiveColumn || column == kRankColumn
-                   ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
-                   : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+        return column < kFirstSettingColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                                            : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
     }
     const auto& r = configuration(row);
     if (role == Qt::ToolTipRole) {
@@ -77,16 +78,18 @@ QVariant TuneResultsModel::data(const QModelIndex& index, int role) const {
     if (role != Qt::DisplayRole) {
         return {};
     }
+    // One decimal more than the core's three digits: the top rows often differ by less.
+    const QLocale locale;
     if (column == kObjectiveColumn) {
-        return QString::fromStdString(
-            search::formatObjective(report_.settings.objective,
-                                    search::objectiveValue(report_.settings.objective, r.score)));
+        const double value = search::objectiveValue(report_.settings.objective, r.score);
+        return locale.toString(value, 'f', 1) + QChar(' ') +
+               QString::fromStdString(search::objectiveUnit(report_.settings.objective));
     }
     if (column == kTimeToTrainColumn) {
-        return QString::fromStdString(search::formatSeconds(rankedTimeToTrainS(r)));
+        return locale.toString(rankedTimeToTrainS(r), 'f', 1) + QStringLiteral(" s");
     }
     if (column == kStepColumn) {
-        return QString::fromStdString(search::formatSeconds(rankedStepS(r)));
+        return locale.toString(rankedStepS(r) * 1e3, 'f', 2) + QStringLiteral(" ms");
     }
     if (column == kRankColumn) {
         return row + 1;
@@ -103,12 +106,13 @@ QVariant TuneResultsModel::headerData(int section, Qt::Orientation orientation, 
     if (section == kRankColumn) {
         return tr("rank");
     }
-    if (section < kObjectiveColumn) {
+    if (section >= kFirstSettingColumn) {
         return QString::fromStdString(
             search::dimensionKeys()[static_cast<std::size_t>(section - kFirstSettingColumn)]);
     }
     if (section == kObjectiveColumn) {
-        return QString::fromStdString(search::toString(report_.settings.objective));
+        return tr("objective: %1")
+            .arg(QString::fromStdString(search::toString(report_.settings.objective)));
     }
     if (section == kTimeToTrainColumn) {
         return tr("time to train");

@@ -6,18 +6,19 @@
 
 namespace podscope::ui {
 
-// The ranked configurations of a search, one row each: the rank, every setting the search
-// varies, the objective's value, the time to train and the step (at the report's fidelity).
+// The ranked configurations of a search, one row each: the rank, the objective's value, the time
+// to train and the step (at the report's fidelity), and every setting the search varies.
 // Qt::UserRole gives numbers where a column is numeric, so a proxy sorts 512 after 64.
 class TuneResultsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
+    // The results first (a wide table scrolls), then the settings in --fix order.
     static constexpr int kRankColumn = 0;
-    static constexpr int kFirstSettingColumn = 1;
-    static constexpr int kObjectiveColumn = kFirstSettingColumn + search::kDimensionCount;
-    static constexpr int kTimeToTrainColumn = kObjectiveColumn + 1;
-    static constexpr int kStepColumn = kTimeToTrainColumn + 1;
-    static constexpr int kColumnCount = kStepColumn + 1;
+    static constexpr int kObjectiveColumn = 1;
+    static constexpr int kTimeToTrainColumn = 2;
+    static constexpr int kStepColumn = 3;
+    static constexpr int kFirstSettingColumn = 4;
+    static constexpr int kColumnCount = kFirstSettingColumn + search::kDimensionCount;
 
     explicit TuneResultsModel(QObject* parent = nullptr);
 
