@@ -8,6 +8,7 @@
 #include "common/InputError.hpp"
 #include "report/AtomicFile.hpp"
 #include "search/Search.hpp"
+#include "search/StartingScenario.hpp"
 #include "search/TuneReport.hpp"
 #include "topology/TopologyPresets.hpp"
 #include "training/Framework.hpp"
@@ -64,18 +65,6 @@ std::string joined(const std::vector<std::string>& words) {
 }
 
 // The standard slice sizes, smallest first.
-std::vector<std::int64_t> standardChipCounts() {
-    std::vector<std::int64_t> counts;
-    for (std::int64_t chips = 1; chips <= 65536; chips *= 2) {
-        try {
-            standardSlice(chips);
-            counts.push_back(chips);
-        } catch (const InputError&) {
-        }
-    }
-    return counts;
-}
-
 std::int64_t chipCount(const std::string& text) {
     std::int64_t value = 0;
     try {
@@ -148,26 +137,9 @@ Scenario baseScenario(const TuneOptions& o) {
     if (o.framework) {
         loadFramework(*o.framework); // InputError naming the framework
     }
-    std::optional<Scenario> chosen;
-    int chosenRank = 3;
-    for (const auto& name : presetNames()) {
-        const Scenario s = loadPreset(name).scenario;
-        if (s.workload != *o.model) {
-            continue;
-        }
-        const int rank = o.framework && s.framework == *o.framework ? 0
-                         : s.framework == "tf"                      ? 1
-                                                                    : 2;
-        if (rank < chosenRank) {
-            chosen = s;
-            chosenRank = rank;
-        }
-    }
+    const std::optional<Scenario> chosen = startingScenario(*o.model, o.framework);
     if (!chosen) {
         throw InputError("model", *o.model + " has no preset to start from");
-    }
-    if (o.framework) {
-        chosen->framework = *o.framework;
     }
     return *chosen;
 }

@@ -137,4 +137,16 @@ TopologySpec resolveTopology(const std::string& topology, const std::optional<st
     return spec;
 }
 
+std::vector<std::int64_t> standardChipCounts() {
+    std::vector<std::int64_t> counts;
+    for (std::int64_t chips = 1; chips <= 65536; chips *= 2) {
+        try {
+            standardSlice(chips);
+            counts.push_back(chips);
+        } catch (const InputError&) {
+        }
+    }
+    return counts;
+}
+
 } // namespace podscope

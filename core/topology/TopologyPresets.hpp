@@ -21,6 +21,8 @@ std::vector<TopologyPreset> namedTopologyPresets();
 
 // The standard slice for a chip count (16, 32, ... 4096); InputError for other counts.
 TopologyPreset standardSlice(std::int64_t chips);
+// The chip counts that have a standard slice, ascending.
+std::vector<std::int64_t> standardChipCounts();
 
 // "128x32", "128", "16x16x16" -> dimensions. InputError naming `field` when malformed.
 std::vector<int> parseDims(const std::string& text, const std::string& field = "topology");

@@ -6,15 +6,18 @@
 #include "common/InputError.hpp"
 #include "search/SearchSpace.hpp"
 #include "search/TuneReport.hpp"
+#include "topology/TopologyPresets.hpp"
 #include "training/Presets.hpp"
 #include "training/StepModel.hpp"
 
 #include <array>
+#include <atomic>
 #include <gtest/gtest.h>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
+#include <thread>
 
 namespace podscope::search {
 namespace {
@@ -164,6 +167,38 @@ TEST(Search, ResultsDoNotDependOnThreadsOrRanks) {
     EXPECT_EQ(a.toJson(), gathered.toJson());
     EXPECT_EQ(toJson(buildTuneReport(space, a, settings)).dump(),
               toJson(buildTuneReport(space, gathered, settings)).dump());
+}
+
+// Cancel (Ctrl-C in the CLI, the dialog's Cancel button): a search cancelled before it starts
+// evaluates nothing; one cancelled while it runs stops after the step plans under way and keeps
+// whole plans only.
+TEST(Search, CancelStopsAfterThePlansUnderWay) {
+    const SearchSpace space(requestFor("mlperf07-resnet50-tf-4096", standardChipCounts()));
+    std::atomic<bool> cancel{true};
+    std::atomic<std::uint64_t> done{0};
+    SearchOptions options;
+    options.cancel = &cancel;
+    options.progress = &done;
+    const SearchTally none = runSearch(space, options);
+    EXPECT_EQ(none.evaluated() + none.skipped().total(), 0u);
+    EXPECT_TRUE(none.best().empty());
+    EXPECT_FALSE(buildTuneReport(space, none, TuneSettings{}).complete);
+
+    cancel = false;
+    std::jthread canceller([&] {
+        while (done.load() == 0) {
+            std::this_thread::yield();
+        }
+        cancel = true;
+    });
+    const SearchTally part = runSearch(space, options);
+    canceller.join();
+    const std::uint64_t covered = part.evaluated() + part.skipped().total();
+    EXPECT_GT(covered, 0u);
+    EXPECT_LT(covered, space.configurationCount());
+    EXPECT_EQ(covered % space.configurationsPerPlan(), 0u);
+    EXPECT_EQ(covered, done.load());
+    EXPECT_FALSE(buildTuneReport(space, part, TuneSettings{}).complete);
 }
 
 // Every preset's own configuration lies in the space of its model at its chip count, so the

@@ -11,6 +11,7 @@
 #include "widgets/LatestOnlyRunner.hpp"
 #include "widgets/LegendWidget.hpp"
 #include "widgets/TimelinePanel.hpp"
+#include "widgets/TuneDialog.hpp"
 
 #include <QAction>
 #include <QCloseEvent>
@@ -84,6 +85,7 @@ MainWindow::MainWindow(const Scenario& training, bool withView, QWidget* parent)
     demos_ = new DemoPlayer(*this, *explorer_);
     demos_->addMenu(menuBar());
     buildViewMenu();
+    buildToolsMenu();
     timer_.setTimerType(Qt::PreciseTimer);
     timer_.setInterval(16);
     connect(&timer_, &QTimer::timeout, this, &MainWindow::tick);
@@ -336,6 +338,23 @@ void MainWindow::buildControls() {
             }
         });
     }
+}
+
+void MainWindow::buildToolsMenu() {
+    QMenu* menu = menuBar()->addMenu(tr("&Tools"));
+    QAction* tune = menu->addAction(tr("&Find the fastest..."), this, [this] { showTuneDialog(); });
+    tune->setStatusTip(tr("Search the batch, split, sharding and gradient settings for the "
+                          "fastest configuration (podscope-cli tune)"));
+}
+
+TuneDialog* MainWindow::showTuneDialog() {
+    if (!tuneDialog_) {
+        tuneDialog_ = new TuneDialog(explorer_->document(), this);
+    }
+    tuneDialog_->show();
+    tuneDialog_->raise();
+    tuneDialog_->activateWindow();
+    return tuneDialog_;
 }
 
 void MainWindow::buildViewMenu() {

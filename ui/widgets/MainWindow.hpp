@@ -27,6 +27,7 @@ namespace podscope::ui {
 
 class DemoPlayer;
 class Explorer;
+class TuneDialog;
 class LegendWidget;
 class LatestOnlyRunner;
 class TimelinePanel;
@@ -45,6 +46,8 @@ public:
     // Replays this collective (re-simulating only if it differs from the one shown).
     void showScenario(const ViewScenario& scenario);
     Explorer* explorer() const { return explorer_; }
+    // Tools > Find the fastest...: opens (or raises) the search dialog.
+    TuneDialog* showTuneDialog();
     DemoPlayer* demos() const { return demos_; }
     const ViewScenario& viewScenario() const { return scenario_; }
 
@@ -134,6 +137,7 @@ private:
     void fitTimelinePanel(bool growOnly);
     void buildControls();
     void buildViewMenu();
+    void buildToolsMenu();
     void requestRun();
     void showRun(std::shared_ptr<const ScenarioRun> run);
     void rebuildScene();
@@ -171,6 +175,7 @@ private:
 
     LatestOnlyRunner* runner_ = nullptr;
     Explorer* explorer_ = nullptr;
+    TuneDialog* tuneDialog_ = nullptr;
     DemoPlayer* demos_ = nullptr;
     VtkView* view_ = nullptr;
     QLabel* placeholder_ = nullptr;

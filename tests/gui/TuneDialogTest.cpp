@@ -1,0 +1,165 @@
+// Tools > Find the fastest... (issue 14): the results model passes Qt's model checks and sorts
+// by number, the search runs off the UI thread and can be cancelled, and Apply is one undoable
+// change of the document.
+#include "widgets/TuneDialog.hpp"
+
+#include "search/Search.hpp"
+#include "session/ScenarioDocument.hpp"
+#include "training/Presets.hpp"
+#include "training/StepModel.hpp"
+#include "widgets/TuneResultsModel.hpp"
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTest>
+#include <QUndoStack>
+#include <algorithm>
+
+using namespace podscope;
+using namespace podscope::ui;
+
+namespace {
+
+constexpr int kSearchTimeoutMs = 300000;
+
+search::TuneReport smallReport(search::Objective objective) {
+    search::SpaceRequest request;
+    request.base = loadPreset("mlperf07-resnet50-tf2-16").scenario;
+    request.chips = {16, 32};
+    const search::SearchSpace space(request);
+    search::SearchOptions options;
+    options.objective = objective;
+    options.keep = 13;
+    search::TuneSettings settings;
+    settings.objective = objective;
+    settings.top = 12;
+    return search::buildTuneReport(space, search::runSearch(space, options), settings);
+}
+
+// The proxy's rows in a column's sort role, top to bottom.
+std::vector<double> columnValues(const QSortFilterProxyModel& proxy, int column) {
+    std::vector<double> values;
+    for (int row = 0; row < proxy.rowCount(); ++row) {
+        values.push_back(proxy.index(row, column).data(Qt::UserRole).toDouble());
+    }
+    return values;
+}
+
+} // namespace
+
+class TuneDialogTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void modelPassesTheItemModelTesterAndSortsByNumber() {
+        TuneResultsModel model;
+        QSortFilterProxyModel proxy;
+        proxy.setSourceModel(&model);
+        proxy.setSortRole(Qt::UserRole);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester proxyTester(
+            &proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(model.rowCount(), 0);
+
+        const search::TuneReport report = smallReport(search::Objective::Throughput);
+        model.setReport(report);
+        QCOMPARE(model.rowCount(), static_cast<int>(report.top.size()));
+        QVERIFY(model.rowCount() >= 2);
+        QCOMPARE(model.columnCount(), TuneResultsModel::kColumnCount);
+        QCOMPARE(model.headerData(TuneResultsModel::kObjectiveColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("objective: throughput"));
+        // The rank order is the objective's: highest throughput first.
+        proxy.sort(TuneResultsModel::kRankColumn, Qt::AscendingOrder);
+        const auto byRank = columnValues(proxy, TuneResultsModel::kObjectiveColumn);
+        QVERIFY(std::is_sorted(byRank.rbegin(), byRank.rend()));
+        // Sorting a column orders its numbers (not their text): chips 16 before 32, and the
+        // time to train descending.
+        proxy.sort(TuneResultsModel::kFirstSettingColumn + search::kChips, Qt::AscendingOrder);
+        const auto chips =
+            columnValues(proxy, TuneResultsModel::kFirstSettingColumn + search::kChips);
+        QVERIFY(std::is_sorted(chips.begin(), chips.end()));
+        proxy.sort(TuneResultsModel::kTimeToTrainColumn, Qt::DescendingOrder);
+        const auto times = columnValues(proxy, TuneResultsModel::kTimeToTrainColumn);
+        QVERIFY(std::is_sorted(times.rbegin(), times.rend()));
+        QCOMPARE(times.front(), std::ranges::max(times));
+        // Each row shows the analytic result of its configuration.
+        for (int row = 0; row < model.rowCount(); ++row) {
+            const auto& r = model.configuration(row);
+            const TrainingResult again = simulateTraining(r.scenario);
+            QCOMPARE(model.index(row, TuneResultsModel::kTimeToTrainColumn)
+                         .data(Qt::UserRole)
+                         .toDouble(),
+                     again.timeToTrainS);
+            QCOMPARE(model.index(row, TuneResultsModel::kStepColumn).data(Qt::UserRole).toDouble(),
+                     again.trainStepS);
+        }
+        model.setReport(smallReport(search::Objective::TimeToTrain)); // a reset under the testers
+        QCOMPARE(model.headerData(TuneResultsModel::kObjectiveColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("objective: time-to-train"));
+    }
+
+    void applyIsOneUndoableChange() {
+        const Scenario before = loadPreset("mlperf07-resnet50-tf2-16").scenario;
+        ScenarioDocument document(before);
+        TuneDialog dialog(document);
+        if (qEnvironmentVariableIsSet("PODSCOPE_TUNE_SCREENSHOT")) {
+            dialog.resize(1500, 620);
+            dialog.show();
+        }
+        QSignalSpy finished(&dialog, &TuneDialog::searchFinished);
+        dialog.run();
+        QVERIFY(dialog.busy());
+        // The UI thread is free while the search runs: the event loop delivers the signal.
+        QVERIFY(finished.wait(kSearchTimeoutMs));
+        QVERIFY(!dialog.busy());
+        QVERIFY2(dialog.results()->rowCount() > 0, qPrintable(dialog.status()->text()));
+        QVERIFY(dialog.results()->report().complete);
+        QVERIFY(dialog.status()->text().contains(QStringLiteral("evaluated")));
+        if (qEnvironmentVariableIsSet("PODSCOPE_TUNE_SCREENSHOT")) {
+            QTest::qWait(200);
+            QVERIFY(dialog.grab().save(qEnvironmentVariable("PODSCOPE_TUNE_SCREENSHOT")));
+        }
+
+        // Apply the slowest row shown (not the first) after sorting by time to train.
+        dialog.table()->sortByColumn(TuneResultsModel::kTimeToTrainColumn, Qt::DescendingOrder);
+        dialog.table()->selectRow(0);
+        const int sourceRow =
+            dialog.sortedResults()->mapToSource(dialog.sortedResults()->index(0, 0)).row();
+        const Scenario chosen = dialog.results()->configuration(sourceRow).scenario;
+        QVERIFY(!sameScenario(chosen, before));
+        const int steps = document.undoStack()->count();
+        QVERIFY(dialog.applySelected());
+        QVERIFY(sameScenario(document.scenario(), chosen));
+        QCOMPARE(document.undoStack()->count(), steps + 1);
+        document.undoStack()->undo();
+        QVERIFY(sameScenario(document.scenario(), before));
+        document.undoStack()->redo();
+        QVERIFY(sameScenario(document.scenario(), chosen));
+    }
+
+    void cancelKeepsWhatWasFound() {
+        ScenarioDocument document(loadPreset("mlperf07-bert-tf-4096").scenario);
+        TuneDialog dialog(document);
+        auto* chips = dialog.findChild<QComboBox*>(QStringLiteral("tuneChips"));
+        QVERIFY(chips);
+        chips->setCurrentIndex(0); // every slice: many step plans
+        QSignalSpy finished(&dialog, &TuneDialog::searchFinished);
+        dialog.run();
+        QVERIFY(dialog.busy());
+        dialog.cancel();
+        QVERIFY(finished.wait(kSearchTimeoutMs));
+        const search::TuneReport& report = dialog.results()->report();
+        QVERIFY(!report.complete);
+        QVERIFY(report.evaluated + report.skipped.total() < report.configurations);
+        QVERIFY2(dialog.status()->text().startsWith(QStringLiteral("Cancelled")),
+                 qPrintable(dialog.status()->text()));
+    }
+};
+
+QTEST_MAIN(TuneDialogTest)
+#include "TuneDialogTest.moc"
