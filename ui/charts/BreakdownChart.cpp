@@ -19,18 +19,6 @@
 #include <cmath>
 
 namespace podscope::ui {
-namespace {
-
-// Up to three significant digits, never in exponent form: 118, 11.6, 2.62, 0.05, <0.01.
-QString threeDigits(double value) {
-    if (value > 0 && value < 0.01) {
-        return QStringLiteral("<0.01");
-    }
-    return value >= 100 ? QString::number(value, 'f', 0) : QString::number(value, 'g', 3);
-}
-
-} // namespace
-
 BreakdownChart::BreakdownChart(QWidget* parent)
     : QChartView(parent)
     , frame_(new FigureFrame(new QChart))

@@ -22,13 +22,6 @@ namespace {
 // Layers a bar's tooltip lists by name; the rest are counted.
 constexpr std::size_t kTooltipLayers = 10;
 
-QString threeDigits(double value) {
-    if (value > 0 && value < 0.01) {
-        return QStringLiteral("<0.01");
-    }
-    return value >= 100 ? QString::number(value, 'f', 0) : QString::number(value, 'g', 3);
-}
-
 } // namespace
 
 LayerTimeChart::LayerTimeChart(QWidget* parent)

@@ -10,6 +10,10 @@ class QGraphicsItem;
 
 namespace podscope::ui {
 
+// A bar value with up to three significant digits, never in exponent form: 118, 11.6, 2.62,
+// 0.05, <0.01 (the stacked-bar charts' labels).
+QString threeDigits(double value);
+
 class FigureFrame;
 
 // Values on stacked bars, placed by the chart's geometry: a part tall enough shows its value
