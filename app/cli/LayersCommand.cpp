@@ -4,8 +4,8 @@
 #include "training/LayerTable.hpp"
 #include "training/ScenarioJson.hpp"
 
-#include <algorithm>
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
@@ -77,15 +77,16 @@ void runLayersCommand(const LayersOptions& o, std::ostream& out) {
         nameWidth = std::max(nameWidth, r.name.size() + 2);
     }
     out << padded("layer", nameWidth) << padded("type", 12) << padded("forward", 11)
-        << padded("backward", 11) << padded("GFLOP", 9) << padded("HBM MB", 9)
-        << padded("bound", 9) << "MXU\n";
+        << padded("backward", 11) << padded("GFLOP", 9) << padded("HBM MB", 9) << padded("bound", 9)
+        << "MXU\n";
     for (const LayerRow& r : rows) {
         forward += r.forwardS;
         backward += r.backwardS;
         flops += r.flops;
         bytes += r.hbmBytes;
-        out << padded(r.name, nameWidth) << padded(r.type, 12) << padded(formatDuration(r.forwardS), 11)
-            << padded(formatDuration(r.backwardS), 11) << padded(formatNumber(r.flops / 1e9, 2), 9)
+        out << padded(r.name, nameWidth) << padded(r.type, 12)
+            << padded(formatDuration(r.forwardS), 11) << padded(formatDuration(r.backwardS), 11)
+            << padded(formatNumber(r.flops / 1e9, 2), 9)
             << padded(formatNumber(r.hbmBytes / 1e6, 1), 9) << padded(toString(r.bound), 9)
             << formatPercent(r.mxuUtilisation) << "\n";
     }

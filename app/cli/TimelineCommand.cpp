@@ -186,8 +186,8 @@ void printText(const Scenario& s, const TimelineCommandOptions& o, const StepTim
         }
         const std::string label = toString(static_cast<ChipActivity>(a));
         out << "  " << label << std::string(label.size() < 26 ? 26 - label.size() : 1, ' ')
-            << rightAligned(formatDuration(seconds), 11) << "  " << rightAligned(formatPercent(seconds / t.stepS), 7)
-            << "\n";
+            << rightAligned(formatDuration(seconds), 11) << "  "
+            << rightAligned(formatPercent(seconds / t.stepS), 7) << "\n";
     }
 }
 

@@ -1,8 +1,8 @@
 #include "widgets/MainWindow.hpp"
 
 #include "collective/Schedule.hpp"
-#include "topology/TopologyPresets.hpp"
 #include "session/ScenarioDocument.hpp"
+#include "topology/TopologyPresets.hpp"
 #include "training/StepModel.hpp"
 #include "view/TrainingAnalysis.hpp"
 #include "vtk/VtkView.hpp"
@@ -61,7 +61,9 @@ ViewScenario initialView(const Scenario& training) {
     }
 }
 
-QString microseconds(double seconds) { return QString::number(seconds * 1e6, 'f', 1) + QStringLiteral(" µs"); }
+QString microseconds(double seconds) {
+    return QString::number(seconds * 1e6, 'f', 1) + QStringLiteral(" µs");
+}
 
 } // namespace
 
@@ -115,11 +117,12 @@ MainWindow::MainWindow(const Scenario& training, bool withView, QWidget* parent)
         cancel_->setVisible(true);
         status_->setText(tr("Simulating the training step on every chip ..."));
     });
-    connect(stepRunner_, &LatestOnlyRunner::finished, this, [this](std::shared_ptr<const void> result) {
-        progress_->setVisible(runner_->busy());
-        cancel_->setVisible(runner_->busy());
-        showStepRun(std::static_pointer_cast<const StepRun>(result));
-    });
+    connect(stepRunner_, &LatestOnlyRunner::finished, this,
+            [this](std::shared_ptr<const void> result) {
+                progress_->setVisible(runner_->busy());
+                cancel_->setVisible(runner_->busy());
+                showStepRun(std::static_pointer_cast<const StepRun>(result));
+            });
     connect(stepRunner_, &LatestOnlyRunner::failed, this, [this](const QString& message) {
         progress_->setVisible(runner_->busy());
         cancel_->setVisible(runner_->busy());
@@ -158,9 +161,11 @@ void MainWindow::buildControls() {
     for (auto l : allLayouts()) {
         layoutBox_->addItem(QString::fromStdString(toString(l)));
     }
-    layoutBox_->setToolTip(tr("torus: wrapped dimensions bent into circles; grid: flat, wrap links as arcs; "
-                              "physical: chips grouped by tray, host and pod; unrolled: the grid from above, small chips, "
-                              "links as a heat map"));
+    layoutBox_->setToolTip(
+        tr("torus: wrapped dimensions bent into circles; grid: flat, wrap links as arcs; "
+           "physical: chips grouped by tray, host and pod; unrolled: the grid from above, small "
+           "chips, "
+           "links as a heat map"));
     toolbar->addWidget(new QLabel(tr(" Layout "), this));
     toolbar->addWidget(layoutBox_);
 
@@ -168,12 +173,14 @@ void MainWindow::buildControls() {
     for (auto mode : allColorModes()) {
         colorBox_->addItem(QString::fromStdString(toString(mode)));
     }
-    colorBox_->setToolTip(tr("What chips are coloured by; links always show their utilisation per direction"));
+    colorBox_->setToolTip(
+        tr("What chips are coloured by; links always show their utilisation per direction"));
     toolbar->addWidget(new QLabel(tr(" Colour chips by "), this));
     toolbar->addWidget(colorBox_);
 
     replayBox_ = new QComboBox(this);
-    replayBox_->addItem(tr("gradient sync"), QString::fromStdString(toString(ReplayKind::Collective)));
+    replayBox_->addItem(tr("gradient sync"),
+                        QString::fromStdString(toString(ReplayKind::Collective)));
     replayBox_->addItem(tr("whole step"), QString::fromStdString(toString(ReplayKind::Step)));
     replayBox_->addItem(tr("step + evaluation"),
                         QString::fromStdString(toString(ReplayKind::StepWithEvaluation)));
@@ -195,7 +202,8 @@ void MainWindow::buildControls() {
                                CameraButton{"Isometric", "I", VtkView::CameraPreset::Isometric}}) {
         auto* action = toolbar->addAction(tr(button.label));
         action->setShortcut(QKeySequence(QString::fromLatin1(button.key)));
-        action->setToolTip(tr("%1 view (%2)").arg(tr(button.label), QString::fromLatin1(button.key)));
+        action->setToolTip(
+            tr("%1 view (%2)").arg(tr(button.label), QString::fromLatin1(button.key)));
         const auto preset = button.preset;
         connect(action, &QAction::triggered, this, [this, preset] {
             if (view_) {
@@ -245,7 +253,8 @@ void MainWindow::buildControls() {
         speedBox_->addItem(QString::fromLatin1(s));
     }
     speedBox_->setCurrentText("1x");
-    speedBox_->setToolTip(tr("Replay speed; at 1x a whole collective takes %1 s").arg(kReplaySeconds));
+    speedBox_->setToolTip(
+        tr("Replay speed; at 1x a whole collective takes %1 s").arg(kReplaySeconds));
     scrubber_ = new QSlider(Qt::Horizontal, this);
     scrubber_->setRange(0, kScrubberSteps);
     scrubber_->setToolTip(tr("Simulated time"));
@@ -334,7 +343,12 @@ void MainWindow::buildControls() {
                 for (int d = 0; d < t.rank(); ++d) {
                     where += (d ? "," : "") + QString::number(t.coord(chip, d));
                 }
-                statusBar()->showMessage(tr("chip %1 (%2), host %3, pod %4").arg(chip).arg(where).arg(t.hostOf(chip)).arg(t.podOf(chip)), 2000);
+                statusBar()->showMessage(tr("chip %1 (%2), host %3, pod %4")
+                                             .arg(chip)
+                                             .arg(where)
+                                             .arg(t.hostOf(chip))
+                                             .arg(t.podOf(chip)),
+                                         2000);
             }
         });
     }
@@ -497,7 +511,8 @@ void MainWindow::showScenario(const ViewScenario& scenario) {
 }
 
 void MainWindow::requestRun() {
-    runner_->request([scenario = scenario_]() -> std::shared_ptr<const void> { return runScenario(scenario); });
+    runner_->request(
+        [scenario = scenario_]() -> std::shared_ptr<const void> { return runScenario(scenario); });
 }
 
 void MainWindow::showRun(std::shared_ptr<const ScenarioRun> run) {
@@ -518,8 +533,8 @@ void MainWindow::showRun(std::shared_ptr<const ScenarioRun> run) {
     // Same grid (only the collective changed): keep the geometry and the camera, recolour only.
     const auto& was = previous ? previous->topology.spec() : TopologySpec{};
     const auto& now = run_->topology.spec();
-    if (previous && scene_ && was.dims == now.dims && was.wrap == now.wrap && was.podDims == now.podDims &&
-        was.hostBlock == now.hostBlock) {
+    if (previous && scene_ && was.dims == now.dims && was.wrap == now.wrap &&
+        was.podDims == now.podDims && was.hostBlock == now.hostBlock) {
         rebuildColorings();
         renderFrame();
     } else {
@@ -614,17 +629,22 @@ void MainWindow::showTraining(const Scenario& training) {
     }
 }
 
-bool MainWindow::simulatingStep() const { return stepRunner_->busy(); }
+bool MainWindow::simulatingStep() const {
+    return stepRunner_->busy();
+}
 
-void MainWindow::cancelStep() { stepRunner_->cancel(); }
+void MainWindow::cancelStep() {
+    stepRunner_->cancel();
+}
 
 void MainWindow::requestStepRun() {
     if (!training_) {
         return;
     }
-    stepRunner_->request([training = *training_, kind = replayKind_]() -> std::shared_ptr<const void> {
-        return runStep(training, kind);
-    });
+    stepRunner_->request(
+        [training = *training_, kind = replayKind_]() -> std::shared_ptr<const void> {
+            return runStep(training, kind);
+        });
 }
 
 void MainWindow::showStepRun(std::shared_ptr<const StepRun> run) {
@@ -743,7 +763,8 @@ void MainWindow::advanceFrame(double wallSeconds) {
     if (duration <= 0) {
         return;
     }
-    timeS_ += wallSeconds * speed_ * duration / (replaysStep() ? kStepReplaySeconds : kReplaySeconds);
+    timeS_ +=
+        wallSeconds * speed_ * duration / (replaysStep() ? kStepReplaySeconds : kReplaySeconds);
     if (timeS_ > duration) {
         timeS_ = std::fmod(timeS_, duration);
     }
@@ -792,7 +813,8 @@ void MainWindow::renderFrame() {
     if (timeLabel_->text() != time) {
         timeLabel_->setText(time);
     }
-    const int position = duration > 0 ? static_cast<int>(std::lround(timeS_ / duration * kScrubberSteps)) : 0;
+    const int position =
+        duration > 0 ? static_cast<int>(std::lround(timeS_ / duration * kScrubberSteps)) : 0;
     if (scrubber_->value() != position) {
         scrubber_->blockSignals(true);
         scrubber_->setValue(position);
@@ -800,9 +822,13 @@ void MainWindow::renderFrame() {
     }
 }
 
-QString MainWindow::caption() const { return caption_->text(); }
+QString MainWindow::caption() const {
+    return caption_->text();
+}
 
-QString MainWindow::details() const { return details_->text(); }
+QString MainWindow::details() const {
+    return details_->text();
+}
 
 std::vector<ChipId> MainWindow::ringOf(ChipId chip) const {
     // The ring of collective 0, stream 0, in the phase playing now, that sends from this chip.
@@ -819,12 +845,14 @@ std::vector<ChipId> MainWindow::ringOf(ChipId chip) const {
         }
         bool contains = false;
         for (auto k = ring.linkBegin; k < ring.linkEnd && !contains; ++k) {
-            contains = run_->topology.linkSource(record.linkIds[static_cast<std::size_t>(k)]) == chip;
+            contains =
+                run_->topology.linkSource(record.linkIds[static_cast<std::size_t>(k)]) == chip;
         }
         if (contains) {
             std::vector<ChipId> members;
             for (auto k = ring.linkBegin; k < ring.linkEnd; ++k) {
-                members.push_back(run_->topology.linkSource(record.linkIds[static_cast<std::size_t>(k)]));
+                members.push_back(
+                    run_->topology.linkSource(record.linkIds[static_cast<std::size_t>(k)]));
             }
             std::sort(members.begin(), members.end());
             members.erase(std::unique(members.begin(), members.end()), members.end());
@@ -844,18 +872,21 @@ void MainWindow::selectLink(int link) {
     const ChipId from = t.linkSource(id);
     const ChipId to = t.linkTarget(id);
     static const char* dims = "XYZW";
-    const QString direction = QString("%1%2").arg(t.linkDirection(id) == Direction::Plus ? '+' : '-').arg(dims[t.linkDim(id)]);
+    const QString direction = QString("%1%2")
+                                  .arg(t.linkDirection(id) == Direction::Plus ? '+' : '-')
+                                  .arg(dims[t.linkDim(id)]);
     const auto& links = run_->simulation.links;
-    details_->setText(tr("<b>Link %1 → %2</b> (%3)<br>%4<br>carried %5 MiB<br>busy %6 % of the collective<br>"
-                         "current utilisation %7 %<br>peak bandwidth %8 GB/s per direction")
-                          .arg(from)
-                          .arg(to)
-                          .arg(direction)
-                          .arg(t.linkCrossesPods(id) ? tr("between pods") : tr("inside a pod"))
-                          .arg(links.bytes[static_cast<std::size_t>(id)] / 1048576.0, 0, 'f', 2)
-                          .arg(links.utilization(id) * 100, 0, 'f', 1)
-                          .arg(frameUtilization(id) * 100, 0, 'f', 1)
-                          .arg(t.linkBandwidth(id) / 1e9, 0, 'f', 1));
+    details_->setText(
+        tr("<b>Link %1 → %2</b> (%3)<br>%4<br>carried %5 MiB<br>busy %6 % of the collective<br>"
+           "current utilisation %7 %<br>peak bandwidth %8 GB/s per direction")
+            .arg(from)
+            .arg(to)
+            .arg(direction)
+            .arg(t.linkCrossesPods(id) ? tr("between pods") : tr("inside a pod"))
+            .arg(links.bytes[static_cast<std::size_t>(id)] / 1048576.0, 0, 'f', 2)
+            .arg(links.utilization(id) * 100, 0, 'f', 1)
+            .arg(frameUtilization(id) * 100, 0, 'f', 1)
+            .arg(t.linkBandwidth(id) / 1e9, 0, 'f', 1));
     if (view_) {
         view_->setHighlighted({from, to});
     }
@@ -890,7 +921,8 @@ void MainWindow::selectChip(ChipId chip) {
                 sent += links.bytes[static_cast<std::size_t>(out)];
                 busiest = std::max(busiest, links.utilization(out));
                 const ChipId neighbour = t.linkTarget(out);
-                const LinkId in = t.linkId(neighbour, d, dir == Direction::Plus ? Direction::Minus : Direction::Plus);
+                const LinkId in = t.linkId(
+                    neighbour, d, dir == Direction::Plus ? Direction::Minus : Direction::Plus);
                 received += links.bytes[static_cast<std::size_t>(in)];
             }
         }
