@@ -173,7 +173,7 @@ std::vector<std::pair<std::string, std::string>> parseFixes(const std::vector<st
 std::string withCommas(std::uint64_t n) {
     std::string digits = std::to_string(n);
     for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) {
-        digits.insert(static_cast<std::size_t>(i), ",");
+        digits.insert(static_cast<std::size_t>(i), 1, ','); // a char: GCC 12's false -Wrestrict
     }
     return digits;
 }

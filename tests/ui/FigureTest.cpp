@@ -307,7 +307,9 @@ TEST(FigureData, LayerBarsGroupConsecutiveLayersAndKeepTheTotal) {
     LayersFigure many{"m", 16, 1, {}};
     double total = 0;
     for (int g = 0; g < 20; ++g) {
-        many.layers.push_back(row("g" + std::string(1, char('a' + g)), 1 + g % 7));
+        std::string name(1, 'g'); // appended: GCC 12's false -Wrestrict for "g" + string
+        name += char('a' + g);
+        many.layers.push_back(row(name, 1 + g % 7));
         total += 1 + g % 7;
     }
     const LayerBars bars = layerBars(many, 5);
