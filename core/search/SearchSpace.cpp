@@ -156,7 +156,10 @@ SearchSpace::SearchSpace(const SpaceRequest& request)
     // Pinned dimensions.
     const auto& keys = dimensionKeys();
     std::set<std::string> seen;
-    for (const auto& [key, value] : request.fixes) {
+    for (const auto& fix : request.fixes) {
+        // Plain references, not a structured binding: clang 14 cannot capture those in lambdas.
+        const std::string& key = fix.first;
+        const std::string& value = fix.second;
         const auto it = std::find(keys.begin(), keys.end(), key);
         if (it == keys.end()) {
             throw InputError("fix", "unknown key '" + key + "'");
