@@ -74,6 +74,11 @@ void FigureAxis::fitTitle(double lengthPx) {
     }
 }
 
+void FigureAxis::setScale(Scale scale) {
+    scale_ = scale;
+    effective_ = scale == Scale::Auto ? Scale::Linear : scale;
+}
+
 void FigureAxis::setData(double low, double high) {
     if (low > high) {
         std::swap(low, high);

@@ -32,6 +32,9 @@ public:
     // longer than the axis, rather than cut.
     void setTitle(const QString& title);
 
+    // For a chart whose quantity changes (chips or chip-seconds): takes effect at setData().
+    void setScale(Scale scale);
+
     // The data's extent. Decides an Auto scale: set it before filling the series.
     void setData(double low, double high);
     bool isLog() const { return effective_ != Scale::Linear; }

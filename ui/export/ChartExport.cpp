@@ -178,7 +178,9 @@ std::optional<ChartKind> parseChartKind(const QString& name) {
     }
 }
 
-QString chartKindName(ChartKind kind) { return QString::fromStdString(toString(kind)); }
+QString chartKindName(ChartKind kind) {
+    return QString::fromStdString(toString(kind));
+}
 
 std::optional<ExportFormat> exportFormatOf(const QString& path) {
     const QString suffix = QFileInfo(path).suffix().toLower();
@@ -296,10 +298,12 @@ QByteArray renderChart(QChartView& view, ExportFormat format, QSize pixels, int 
     return {};
 }
 
-QString exportChart(ChartKind kind, const ChartData& data, const QString& path, QSize pixels,
-                    int dpi) {
-    const auto format = exportFormatOf(path);
-    if (!format) {
+namespace {
+
+// Empty when the path names a format and a folder that exists, and the size and DPI are
+// within the limits; else the problem.
+QString checkExportTarget(const QString& path, QSize pixels, int dpi) {
+    if (!exportFormatOf(path)) {
         return QObject::tr("cannot export to '%1': the file name must end in .png, .svg or .pdf")
             .arg(path);
     }
@@ -314,12 +318,30 @@ QString exportChart(ChartKind kind, const ChartData& data, const QString& path, 
         return QObject::tr("cannot write '%1': folder '%2' does not exist")
             .arg(path, target.absolutePath());
     }
+    return {};
+}
+
+} // namespace
+
+QString exportChart(ChartKind kind, const ChartData& data, const QString& path, QSize pixels,
+                    int dpi) {
+    if (QString problem = checkExportTarget(path, pixels, dpi); !problem.isEmpty()) {
+        return problem;
+    }
     QString problem;
     std::unique_ptr<QChartView> view = makeChart(kind, data, &problem);
     if (!view) {
         return problem;
     }
-    const QByteArray bytes = renderChart(*view, *format, pixels, dpi, &problem);
+    return exportChartView(*view, path, pixels, dpi);
+}
+
+QString exportChartView(QChartView& view, const QString& path, QSize pixels, int dpi) {
+    if (QString problem = checkExportTarget(path, pixels, dpi); !problem.isEmpty()) {
+        return problem;
+    }
+    QString problem;
+    const QByteArray bytes = renderChart(view, *exportFormatOf(path), pixels, dpi, &problem);
     if (!problem.isEmpty()) {
         return QObject::tr("cannot export to '%1': %2").arg(path, problem);
     }

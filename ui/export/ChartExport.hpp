@@ -16,7 +16,8 @@ class QImage;
 
 namespace podscope::ui {
 
-// ChartKind (scaling, breakdown, batch, links, layers, roofline) is shared with the demo scripts: demo/ChartKind.hpp.
+// ChartKind (scaling, breakdown, batch, links, layers, roofline) is shared with the demo scripts:
+// demo/ChartKind.hpp.
 enum class ExportFormat { Png, Svg, Pdf };
 
 // What an export may ask for: beyond these, images stop fitting in memory or stop being
@@ -56,6 +57,10 @@ std::unique_ptr<QChartView> makeChart(ChartKind kind, const ChartData& data, QSt
 // Returns the problem, naming the path, size or DPI, or an empty string on success.
 QString exportChart(ChartKind kind, const ChartData& data, const QString& path, QSize pixels,
                     int dpi);
+
+// The same for a chart that is not one of the kinds above (the search's Pareto chart): `view`
+// should be a chart made for the export, not the one on screen, which it lays out afresh.
+QString exportChartView(QChartView& view, const QString& path, QSize pixels, int dpi);
 
 // The chart laid out and painted as exportChart() does, as the file's bytes; sets `problem`
 // when the image cannot be made (too large for memory, the encoder failed).

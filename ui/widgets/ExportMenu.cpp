@@ -16,6 +16,7 @@
 #include "training/ScenarioJson.hpp"
 #include "vtk/VtkView.hpp"
 #include "widgets/Explorer.hpp"
+#include "widgets/ExportDialogs.hpp"
 #include "widgets/MainWindow.hpp"
 
 #include <QApplication>
@@ -41,91 +42,6 @@
 
 namespace podscope::ui {
 namespace {
-
-struct ExportSize {
-    QSize pixels;
-    int dpi = 96;
-};
-
-// A print-ready default beside the on-screen size: 8 x 5 inches at 200 DPI.
-constexpr ExportSize kPrintSize{{1600, 1000}, 200};
-
-// Asks for a pixel size and, when `withDpi`, a DPI; `presets` fill the fields in one click.
-// With `figure`, also which overlays a figure of the 3-D view gets (updated on OK).
-std::optional<ExportSize> askSize(QWidget* parent, const QString& title, ExportSize initial,
-                                  bool withDpi,
-                                  const std::vector<std::pair<QString, ExportSize>>& presets,
-                                  ViewFigureOptions* figure = nullptr) {
-    QDialog dialog(parent);
-    dialog.setWindowTitle(title);
-    auto* form = new QFormLayout(&dialog);
-    auto* width = new QSpinBox;
-    auto* height = new QSpinBox;
-    auto* dpi = new QSpinBox(&dialog); // owned by the dialog even when not shown
-    for (QSpinBox* side : {width, height}) {
-        side->setRange(kMinExportPixels, kMaxExportPixels);
-        side->setSuffix(QObject::tr(" px"));
-    }
-    dpi->setRange(kMinExportDpi, kMaxExportDpi);
-    auto* printed = new QLabel(&dialog);
-    dpi->setVisible(withDpi);
-    printed->setVisible(withDpi);
-    auto fill = [=](const ExportSize& size) {
-        width->setValue(size.pixels.width());
-        height->setValue(size.pixels.height());
-        dpi->setValue(size.dpi);
-    };
-    auto describe = [=] {
-        printed->setText(QObject::tr("%1 x %2 in")
-                             .arg(width->value() / double(dpi->value()), 0, 'f', 2)
-                             .arg(height->value() / double(dpi->value()), 0, 'f', 2));
-    };
-    fill(initial);
-    form->addRow(QObject::tr("Width"), width);
-    form->addRow(QObject::tr("Height"), height);
-    if (withDpi) {
-        form->addRow(QObject::tr("DPI"), dpi);
-        form->addRow(QObject::tr("Printed size"), printed);
-        for (QSpinBox* box : {width, height, dpi}) {
-            QObject::connect(box, &QSpinBox::valueChanged, &dialog, describe);
-        }
-        describe();
-    }
-    auto* presetRow = new QHBoxLayout;
-    for (const auto& [name, size] : presets) {
-        auto* button = new QPushButton(name);
-        QObject::connect(button, &QPushButton::clicked, &dialog, [fill, size] { fill(size); });
-        presetRow->addWidget(button);
-    }
-    form->addRow(presetRow);
-    std::vector<std::pair<QCheckBox*, bool ViewFigureOptions::*>> overlays;
-    if (figure) {
-        for (const auto& [label, option] :
-             {std::pair{QObject::tr("&Legend of the chip colours"), &ViewFigureOptions::legend},
-              std::pair{QObject::tr("&Colour bar of the link utilisation"),
-                        &ViewFigureOptions::colorBar},
-              std::pair{QObject::tr("Ca&ption: configuration, phase, time"),
-                        &ViewFigureOptions::caption},
-              std::pair{QObject::tr("Light &background (for print)"),
-                        &ViewFigureOptions::lightBackground}}) {
-            auto* box = new QCheckBox(label);
-            box->setChecked(figure->*option);
-            form->addRow(box);
-            overlays.push_back({box, option});
-        }
-    }
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
-    QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
-    QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    form->addRow(buttons);
-    if (dialog.exec() != QDialog::Accepted) {
-        return std::nullopt;
-    }
-    for (const auto& [box, option] : overlays) {
-        figure->*option = box->isChecked();
-    }
-    return ExportSize{{width->value(), height->value()}, withDpi ? dpi->value() : 96};
-}
 
 // The preset the scenario is, unchanged, if any: the report then compares with its
 // measured MLPerf result.
@@ -226,9 +142,8 @@ ExportMenu::ExportMenu(Explorer& explorer, MainWindow& window, QMenu* fileMenu)
                                         [this] { exportChartInteractively(currentChart()); });
     current->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     QMenu* charts = menu_->addMenu(tr("C&harts"));
-    for (ChartKind kind :
-         {ChartKind::Scaling, ChartKind::Breakdown, ChartKind::Batch, ChartKind::Links,
-          ChartKind::Layers, ChartKind::Roofline}) {
+    for (ChartKind kind : {ChartKind::Scaling, ChartKind::Breakdown, ChartKind::Batch,
+                           ChartKind::Links, ChartKind::Layers, ChartKind::Roofline}) {
         charts->addAction(chartTitle(kind), this, [this, kind] { exportChartInteractively(kind); });
     }
     QAction* view =
@@ -265,7 +180,9 @@ ExportMenu::ExportMenu(Explorer& explorer, MainWindow& window, QMenu* fileMenu)
     window_.addAction(current);
 }
 
-ChartKind ExportMenu::currentChart() const { return explorer_.currentChart(); }
+ChartKind ExportMenu::currentChart() const {
+    return explorer_.currentChart();
+}
 
 const QWidget* ExportMenu::chartWidget(ChartKind kind) const {
     switch (kind) {
@@ -296,41 +213,23 @@ ChartData ExportMenu::chartData() const {
 }
 
 void ExportMenu::exportChartInteractively(ChartKind kind) {
-    QString filter;
-    QString path = QFileDialog::getSaveFileName(
-        &window_, tr("Export the %1 chart").arg(chartKindName(kind)), chartKindName(kind) + ".png",
-        tr("PNG image (*.png);;SVG (*.svg);;PDF (*.pdf)"), &filter);
-    if (path.isEmpty()) {
+    const auto request = askChartExport(&window_, chartKindName(kind), chartWidget(kind));
+    if (!request) {
         return;
     }
-    if (!exportFormatOf(path)) {
-        // No or another extension typed: take the one of the chosen filter.
-        path += filter.contains("svg") ? ".svg" : filter.contains("pdf") ? ".pdf" : ".png";
-    }
-    const QWidget* onScreen = chartWidget(kind);
-    QSize screen = onScreen->size();
-    if (!onScreen->isVisible() || screen.width() < kMinExportPixels ||
-        screen.height() < kMinExportPixels) {
-        screen = QSize(800, 500);
-    }
-    const auto size = askSize(
-        &window_, tr("Chart size"), {screen, 96}, true,
-        {{tr("On-screen (%1x%2, 96 DPI)").arg(screen.width()).arg(screen.height()), {screen, 96}},
-         {tr("Print (1600x1000, 200 DPI)"), kPrintSize}});
-    if (!size) {
-        return;
-    }
+    const QString& path = request->path;
+    const ExportSize& size = request->size;
     QApplication::setOverrideCursor(Qt::WaitCursor);
-    const QString problem = exportChart(kind, chartData(), path, size->pixels, size->dpi);
+    const QString problem = exportChart(kind, chartData(), path, size.pixels, size.dpi);
     QApplication::restoreOverrideCursor();
     if (!problem.isEmpty()) {
         QMessageBox::warning(&window_, tr("Cannot export"), problem);
     } else {
         window_.statusBar()->showMessage(tr("Wrote %1 (%2x%3 px, %4 DPI)")
                                              .arg(path)
-                                             .arg(size->pixels.width())
-                                             .arg(size->pixels.height())
-                                             .arg(size->dpi),
+                                             .arg(size.pixels.width())
+                                             .arg(size.pixels.height())
+                                             .arg(size.dpi),
                                          5000);
     }
     emit finished(path, problem);
@@ -483,12 +382,13 @@ void ExportMenu::exportCollectiveTrace(const QString& path) {
     if (const TrainingAnalysis* analysis = explorer_.analysis()) {
         other["scenario"] = toJson(analysis->scenario);
     }
-    runInBackground(tr("the collective trace"), path,
-                    [run = std::move(run), other = std::move(other), path] {
-                        return writeText(path, trace::buildCollectiveTrace(run->topology, run->scenario.collective,
-                                                                           run->simulation.record, other)
-                                                   .dump());
-                    });
+    runInBackground(
+        tr("the collective trace"), path, [run = std::move(run), other = std::move(other), path] {
+            return writeText(path,
+                             trace::buildCollectiveTrace(run->topology, run->scenario.collective,
+                                                         run->simulation.record, other)
+                                 .dump());
+        });
 }
 
 void ExportMenu::runInBackground(const QString& what, const QString& path,

@@ -1,9 +1,13 @@
 #include "widgets/TuneDialog.hpp"
 
+#include "charts/ParetoChart.hpp"
+#include "export/ChartExport.hpp"
+#include "figure/ParetoFigure.hpp"
 #include "search/Search.hpp"
 #include "search/StartingScenario.hpp"
 #include "session/ScenarioDocument.hpp"
 #include "topology/TopologyPresets.hpp"
+#include "widgets/ExportDialogs.hpp"
 #include "widgets/TuneResultsModel.hpp"
 #include "workload/Workload.hpp"
 
@@ -14,9 +18,11 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLocale>
+#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
+#include <QSplitter>
 #include <QTableView>
 #include <QThread>
 #include <QVBoxLayout>
@@ -115,19 +121,35 @@ TuneDialog::TuneDialog(ScenarioDocument& document, QWidget* parent)
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &TuneDialog::updateButtons);
+    connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &TuneDialog::showSelectionOnChart);
     connect(table_, &QTableView::doubleClicked, this, [this] { applySelected(); });
+    chart_ = new ParetoChart(this);
+    chart_->setMinimumSize(360, 240);
+    connect(chart_, &ParetoChart::configurationClicked, this, &TuneDialog::selectConfiguration);
+    exportChart_ = new QPushButton(tr("Export c&hart..."), this);
+    exportChart_->setToolTip(tr("Write the Pareto chart as PNG, SVG or PDF"));
+    connect(exportChart_, &QPushButton::clicked, this, &TuneDialog::exportParetoChartInteractively);
 
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(run_);
     buttons->addWidget(cancel_);
     buttons->addWidget(progress_, 1);
     buttons->addWidget(apply_);
+    buttons->addWidget(exportChart_);
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addLayout(buttons);
     layout->addWidget(status_);
-    layout->addWidget(table_, 1);
+    // The table and the chart side by side: a row's ring moves as the selection does.
+    auto* results = new QSplitter(Qt::Horizontal, this);
+    results->addWidget(table_);
+    results->addWidget(chart_);
+    results->setStretchFactor(0, 3);
+    results->setStretchFactor(1, 2);
+    results->setChildrenCollapsible(false);
+    layout->addWidget(results, 1);
 
     connect(run_, &QPushButton::clicked, this, &TuneDialog::run);
     connect(cancel_, &QPushButton::clicked, this, &TuneDialog::cancel);
@@ -135,7 +157,7 @@ TuneDialog::TuneDialog(ScenarioDocument& document, QWidget* parent)
     progressTimer_.setInterval(100);
     connect(&progressTimer_, &QTimer::timeout, this, &TuneDialog::showProgress);
     updateButtons();
-    resize(1200, 600);
+    resize(1400, 680);
 }
 
 TuneDialog::~TuneDialog() {
@@ -231,6 +253,7 @@ void TuneDialog::finish() {
     } else {
         const search::TuneReport& report = *outcome.report;
         results_->setReport(report);
+        chart_->setFigure(paretoFigure(report));
         const auto covered = static_cast<qulonglong>(report.evaluated + report.skipped.total());
         QString text = tr("%L1 configurations evaluated; %L2 skipped (%L3 do not fit in HBM, %L4 "
                           "do not divide "
@@ -250,7 +273,8 @@ void TuneDialog::finish() {
             text += tr(" The timeline reorders %n row(s).", nullptr,
                        static_cast<int>(report.orderChanges.size()));
         }
-        status_->setText(text + tr(" Select a row and Apply to load it (undoable)."));
+        summary_ = text + tr(" Select a row and Apply to load it (undoable).");
+        status_->setText(summary_);
         if (results_->rowCount() > 0) {
             table_->selectRow(sorted_->mapFromSource(results_->index(0, 0)).row());
         }
@@ -278,8 +302,53 @@ void TuneDialog::updateButtons() {
     run_->setEnabled(!busy());
     cancel_->setEnabled(busy());
     apply_->setEnabled(!busy() && table_->selectionModel()->hasSelection());
+    exportChart_->setEnabled(!chart_->figure().front.empty());
     for (QComboBox* box : {model_, chips_, objective_, fidelity_}) {
         box->setEnabled(!busy());
+    }
+}
+
+void TuneDialog::showSelectionOnChart() {
+    const QModelIndexList rows = table_->selectionModel()->selectedRows();
+    if (rows.isEmpty()) {
+        chart_->setSelected(std::nullopt);
+        return;
+    }
+    chart_->setSelected(results_->configuration(sorted_->mapToSource(rows.front()).row()).index);
+}
+
+void TuneDialog::selectConfiguration(std::uint64_t index) {
+    for (int row = 0; row < results_->rowCount(); ++row) {
+        if (results_->configuration(row).index == index) {
+            table_->selectRow(sorted_->mapFromSource(results_->index(row, 0)).row());
+            return;
+        }
+    }
+}
+
+QString TuneDialog::exportParetoChart(const QString& path, QSize pixels, int dpi) const {
+    ParetoChart chart;
+    chart.setFigure(chart_->figure());
+    chart.setSelected(chart_->selected());
+    return exportChartView(chart, path, pixels, dpi);
+}
+
+void TuneDialog::exportParetoChartInteractively() {
+    const auto request = askChartExport(this, QStringLiteral("pareto"), chart_);
+    if (!request) {
+        return;
+    }
+    const QString problem =
+        exportParetoChart(request->path, request->size.pixels, request->size.dpi);
+    if (!problem.isEmpty()) {
+        QMessageBox::warning(this, tr("Cannot export"), problem);
+    } else {
+        status_->setText(summary_ + ' ' +
+                         tr("Wrote %1 (%2x%3 px, %4 DPI).")
+                             .arg(request->path)
+                             .arg(request->size.pixels.width())
+                             .arg(request->size.pixels.height())
+                             .arg(request->size.dpi));
     }
 }
 

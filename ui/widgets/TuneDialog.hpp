@@ -13,16 +13,20 @@ class QLabel;
 class QProgressBar;
 class QPushButton;
 class QSortFilterProxyModel;
+class QSize;
 class QTableView;
 
 namespace podscope::ui {
 
+class ParetoChart;
 class ScenarioDocument;
 class TuneResultsModel;
 
 // Tools > Find the fastest...: searches the configurations of a model on one or all slices
 // (core/search, as podscope-cli tune does) off the UI thread, with progress and Cancel, lists
-// the best in a sortable table and applies one to the document as one undoable change.
+// the best in a sortable table beside the Pareto chart of time to train against chips (the
+// selected row ringed; clicking a marker selects its row), and applies one to the document as one
+// undoable change. The chart exports as PNG, SVG or PDF like the window's charts.
 class TuneDialog : public QDialog {
     Q_OBJECT
 public:
@@ -36,10 +40,14 @@ public:
     // Loads the selected row's scenario into the document (one undo step); false without one.
     bool applySelected();
     bool busy() const { return watcher_ != nullptr; }
+    // Writes the Pareto chart as it shows now (with the selected row ringed) to `path` (.png,
+    // .svg or .pdf), laid out afresh at that size; the problem, or empty on success.
+    QString exportParetoChart(const QString& path, QSize pixels, int dpi) const;
 
     TuneResultsModel* results() const { return results_; }
     QSortFilterProxyModel* sortedResults() const { return sorted_; }
     QTableView* table() const { return table_; }
+    ParetoChart* paretoChart() const { return chart_; }
     QLabel* status() const { return status_; }
 
 signals:
@@ -54,6 +62,9 @@ private:
     void finish();
     void showProgress();
     void updateButtons();
+    void showSelectionOnChart();
+    void selectConfiguration(std::uint64_t index);
+    void exportParetoChartInteractively();
 
     ScenarioDocument& document_;
     QComboBox* model_;
@@ -63,16 +74,19 @@ private:
     QPushButton* run_;
     QPushButton* cancel_;
     QPushButton* apply_;
+    QPushButton* exportChart_;
     QProgressBar* progress_;
     QLabel* status_;
     TuneResultsModel* results_;
     QSortFilterProxyModel* sorted_;
     QTableView* table_;
+    ParetoChart* chart_;
     QTimer progressTimer_;
     QFutureWatcher<Outcome>* watcher_ = nullptr;
     std::shared_ptr<std::atomic<bool>> cancelFlag_;
     std::shared_ptr<std::atomic<std::uint64_t>> done_;
     std::uint64_t total_ = 0;
+    QString summary_; // what the last search found, kept when an export adds its line
 };
 
 } // namespace podscope::ui
