@@ -32,4 +32,8 @@ inline std::string readFile(const std::filesystem::path& path) {
     return text.str();
 }
 
+inline void writeFile(const std::filesystem::path& path, const std::string& text) {
+    std::ofstream(path) << text;
+}
+
 } // namespace podscope::test

@@ -14,11 +14,19 @@
 #include "training/Framework.hpp"
 #include "training/Presets.hpp"
 
+#ifdef PODSCOPE_WITH_CHARTS
+#include "export/ParetoExport.hpp"
+#include "figure/ParetoFigure.hpp"
+#endif
+
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
@@ -226,6 +234,32 @@ SearchTally searchWithProgress(const SearchSpace& space, SearchOptions options, 
     return tally;
 }
 
+// --chart: a file name the chart can be written to, and charts in this build.
+void checkChartPath(const std::string& path) {
+    std::string extension = std::filesystem::path(path).extension().string();
+    std::transform(extension.begin(), extension.end(), extension.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (extension != ".png" && extension != ".svg" && extension != ".pdf") {
+        throw InputError("chart", "'" + path + "' must end in .png, .svg or .pdf");
+    }
+#ifndef PODSCOPE_WITH_CHARTS
+    throw InputError("chart", "this podscope-cli was built without Qt Charts: --chart is "
+                              "unavailable (the front is in the text, --json and --csv)");
+#else
+    checkOutputFile(path, "chart");
+#endif
+}
+
+void writeChart([[maybe_unused]] const TuneReport& report,
+                [[maybe_unused]] const std::string& path) {
+#ifdef PODSCOPE_WITH_CHARTS
+    if (const std::string problem = ui::writeParetoChart(ui::paretoFigure(report), path);
+        !problem.empty()) {
+        throw std::runtime_error(problem);
+    }
+#endif
+}
+
 } // namespace
 
 CLI::App* addTuneCommand(CLI::App& app, TuneOptions& o) {
@@ -258,6 +292,9 @@ CLI::App* addTuneCommand(CLI::App& app, TuneOptions& o) {
     cmd->add_option("--threads", o.threads, "Threads (default: all cores)")
         ->check(wholeNumberFor<int>());
     cmd->add_option("--out", o.out, "Write the result to this file (atomically) instead of stdout");
+    cmd->add_option(
+        "--chart", o.chart,
+        "Also draw the Pareto front to this .png, .svg or .pdf (1600x1000 px, 200 DPI)");
     auto* csv = cmd->add_flag("--csv", o.csv, "CSV: the top K and the Pareto front");
     cmd->add_flag("--json", o.json, "One JSON object")->excludes(csv);
     cmd->add_flag("--mpi", o.mpi, "Split the space among MPI ranks (mpirun, srun); rank 0 writes");
@@ -307,6 +344,9 @@ int runTuneCommand(const TuneOptions& o, std::ostream& out, std::ostream& err) {
     settings.threads = o.threads.value_or(hardware);
     if (o.out) {
         checkOutputFile(*o.out, "out");
+    }
+    if (o.chart) {
+        checkChartPath(*o.chart);
     }
     const SearchSpace space(request);
 
@@ -359,6 +399,9 @@ int runTuneCommand(const TuneOptions& o, std::ostream& out, std::ostream& err) {
         report::writeFileAtomically(*o.out, text, "out");
     } else {
         out << text;
+    }
+    if (o.chart) {
+        writeChart(report, *o.chart);
     }
     if (!report.complete) {
         err << "tune: interrupted: the result covers "

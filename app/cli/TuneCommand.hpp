@@ -26,6 +26,7 @@ struct TuneOptions {
     bool allowExtrapolation = false;
     std::optional<int> threads;
     std::optional<std::string> out;
+    std::optional<std::string> chart; // the Pareto chart: .png, .svg or .pdf
     bool csv = false;
     bool json = false;
     bool mpi = false;

@@ -78,6 +78,50 @@ TEST(TuneCli, TextAndCsvAndTheOutFile) {
     }
 }
 
+// --chart draws the front as the dialog does; a name the chart cannot take is refused before the
+// search, and a refused chart leaves an existing file whole.
+TEST(TuneCli, ChartDrawsTheFrontOrIsRefusedBeforeTheSearch) {
+    podscope::test::ScratchDir dir;
+    const auto kept = (dir.path / "kept.gif").string();
+    podscope::test::writeFile(kept, "existing");
+    const auto gif = runCli(smallTune({"--chart", kept}));
+    EXPECT_EQ(gif.status, 2);
+    EXPECT_NE(gif.err.find("chart: '" + kept + "' must end in .png, .svg or .pdf"),
+              std::string::npos)
+        << gif.err;
+    EXPECT_EQ(gif.out, ""); // refused before the search wrote anything
+    EXPECT_EQ(podscope::test::readFile(kept), "existing");
+    const auto missing = runCli(smallTune({"--chart", (dir.path / "no/front.png").string()}));
+    EXPECT_EQ(missing.status, 2);
+    EXPECT_NE(missing.err.find("chart:"), std::string::npos) << missing.err;
+
+    const auto png = (dir.path / "front.png").string();
+    const auto svg = (dir.path / "front.svg").string();
+    const auto r = runCli(smallTune({"--top", "2", "--chart", png}));
+#ifdef PODSCOPE_WITH_CHARTS
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string image = podscope::test::readFile(png);
+    ASSERT_GT(image.size(), 24u);
+    EXPECT_EQ(image.substr(0, 8), std::string("\x89PNG\r\n\x1a\n"));
+    const auto be32 = [&image](std::size_t at) {
+        return (unsigned(std::uint8_t(image[at])) << 24) |
+               (unsigned(std::uint8_t(image[at + 1])) << 16) |
+               (unsigned(std::uint8_t(image[at + 2])) << 8) | unsigned(std::uint8_t(image[at + 3]));
+    };
+    EXPECT_EQ(be32(16), 1600u); // IHDR width
+    EXPECT_EQ(be32(20), 1000u); // IHDR height
+    const auto vector =
+        runCli(smallTune({"--top", "2", "--pareto", "chip-seconds", "--chart", svg}));
+    ASSERT_EQ(vector.status, 0) << vector.err;
+    const std::string text = podscope::test::readFile(svg);
+    EXPECT_NE(text.find("Pareto front: time to train against chip-seconds"), std::string::npos);
+    EXPECT_NE(text.find("transformer"), std::string::npos);
+#else
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--chart is unavailable"), std::string::npos) << r.err;
+#endif
+}
+
 // Bucketed 2d-dual sums in 16 chunks on the multipod are more ring steps than the event engine
 // simulates: the timeline fidelity ranks the configuration as analytic and says why, instead of
 // failing the search.

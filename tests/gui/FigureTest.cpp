@@ -10,6 +10,7 @@
 #include "charts/FigureLegend.hpp"
 #include "charts/LayerTimeChart.hpp"
 #include "charts/LinkUseChart.hpp"
+#include "charts/ParetoChart.hpp"
 #include "charts/RooflineChart.hpp"
 #include "charts/StackedBarLabels.hpp"
 #include "charts/ThroughputChart.hpp"
@@ -99,7 +100,7 @@ BatchFigure fixedExtrapolatedBatch() {
     // The two largest do not fit.
     for (int i = 0; i < 2; ++i) {
         const BatchFigure::Refused refused{f.points.back().batch,
-                                          (21.3 + 10 * (1 - i)) * 1024 * 1024 * 1024};
+                                           (21.3 + 10 * (1 - i)) * 1024 * 1024 * 1024};
         f.refused.insert(f.refused.begin(), refused);
         f.points.pop_back();
     }
@@ -137,6 +138,25 @@ std::vector<LayerRow> fixedLayers() {
 
 LayersFigure fixedLayersFigure() {
     return {"resnet50", 4096, 8, fixedLayers()};
+}
+
+// A search's front on the standard slices (times to train of the kind a ResNet-50 search finds)
+// and the table's rows, one ringed.
+ParetoFigure fixedPareto() {
+    ParetoFigure f;
+    f.workload = "resnet50";
+    f.objective = "time-to-train";
+    f.evaluated = 112000;
+    const double chips[] = {16, 32, 64, 128, 256, 512, 1024, 2048, 4096};
+    const double times[] = {52000, 26500, 13600, 7000, 3650, 1950, 1080, 640, 420};
+    for (std::size_t i = 0; i < std::size(chips); ++i) {
+        f.front.push_back({chips[i], times[i], i, "chips=" + std::to_string(int(chips[i]))});
+    }
+    for (std::size_t i = 0; i < 6; ++i) {
+        f.listed.push_back({4096, 420 * (1 + 0.04 * double(i)), 100 + i, "row"});
+    }
+    f.listed.push_back({2048, 660, 200, "row"});
+    return f;
 }
 
 RooflineFigure fixedRoofline() {
@@ -361,6 +381,13 @@ private:
                  c->setAnalysis(analysis_);
                  return std::unique_ptr<QChartView>(std::move(c));
              }},
+            {"pareto (fixed, a row ringed)",
+             [] {
+                 auto c = std::make_unique<ParetoChart>();
+                 c->setFigure(fixedPareto());
+                 c->setSelected(102);
+                 return std::unique_ptr<QChartView>(std::move(c));
+             }},
             {"links",
              [this] {
                  auto c = std::make_unique<LinkUseChart>();
@@ -384,6 +411,9 @@ private:
             return c->frame();
         }
         if (auto* c = dynamic_cast<RooflineChart*>(&view)) {
+            return c->frame();
+        }
+        if (auto* c = dynamic_cast<ParetoChart*>(&view)) {
             return c->frame();
         }
         return dynamic_cast<LinkUseChart&>(view).frame();
@@ -463,7 +493,9 @@ private slots:
         }
         QCOMPARE(names, QStringList({"compute", "gradient sync (exposed)", "optimizer",
                                      "input stall", "eval (amortized)", "overhead"}));
-        QCOMPARE(chart.series()->count(), static_cast<int>(std::size(kBreakdownParts))); // every part keeps its set and colour
+        QCOMPARE(
+            chart.series()->count(),
+            static_cast<int>(std::size(kBreakdownParts))); // every part keeps its set and colour
         // Two bars of six parts: the large ones inside, the small ones beside with a leader.
         QCOMPARE(chart.labels().insideCount() + chart.labels().besideCount(), 12);
         QVERIFY(chart.labels().besideCount() >= 6);
@@ -480,6 +512,7 @@ private slots:
         QTest::newRow("batch-extrapolated") << "batch-extrapolated";
         QTest::newRow("layers") << "layers";
         QTest::newRow("roofline") << "roofline";
+        QTest::newRow("pareto") << "pareto";
     }
 
     void chartsMatchTheirBaselineImages() {
@@ -500,6 +533,11 @@ private slots:
         } else if (name == "layers") {
             auto c = std::make_unique<LayerTimeChart>();
             c->setFigure(fixedLayersFigure());
+            view = std::move(c);
+        } else if (name == "pareto") {
+            auto c = std::make_unique<ParetoChart>();
+            c->setFigure(fixedPareto());
+            c->setSelected(102);
             view = std::move(c);
         } else if (name == "roofline") {
             auto c = std::make_unique<RooflineChart>();
@@ -598,7 +636,8 @@ private slots:
         appChart.setAnalysis(analysis_);
         render(appChart, {1600, 1000}, 200);
         QVERIFY(appChart.hbmRegion());
-        QCOMPARE(appChart.hbmRegion()->first, appChart.batchAxis().toAxis(app.refused.front().batch));
+        QCOMPARE(appChart.hbmRegion()->first,
+                 appChart.batchAxis().toAxis(app.refused.front().batch));
     }
 
     // Issue 12: every layer sits under both roofs, as a roofline must.
@@ -616,8 +655,10 @@ private slots:
                     const double intensity = chart.intensityAxis().fromAxis(p.x());
                     const double flops =
                         chart.flopsAxis().fromAxis(p.y()) * RooflineChart::kFlopsPerUnit;
-                    QVERIFY2(flops <= figure.mxuRoofFlops() * (1 + 1e-9),
-                             qPrintable(QString("%1: %2 FLOP/s over the MXU roof").arg(preset).arg(flops)));
+                    QVERIFY2(
+                        flops <= figure.mxuRoofFlops() * (1 + 1e-9),
+                        qPrintable(
+                            QString("%1: %2 FLOP/s over the MXU roof").arg(preset).arg(flops)));
                     QVERIFY2(flops <= figure.hbmBytesPerS * intensity * (1 + 1e-9),
                              qPrintable(QString("%1: %2 FLOP/s at %3 FLOP/byte over the HBM roof")
                                             .arg(preset)
@@ -626,7 +667,8 @@ private slots:
                     ++points;
                 }
             }
-            const auto placed = std::count_if(analysis.layers.begin(), analysis.layers.end(), onRoofline);
+            const auto placed =
+                std::count_if(analysis.layers.begin(), analysis.layers.end(), onRoofline);
             QCOMPARE(points, static_cast<int>(placed));
             QVERIFY(points > 20);
         }
@@ -645,8 +687,10 @@ private slots:
                 }
             }
             const double compute = analysis.result.breakdown.compute;
-            QVERIFY2(std::abs(seconds - compute) <= 1e-9 * compute,
-                     qPrintable(QString("%1: bars %2 s, compute %3 s").arg(preset).arg(seconds).arg(compute)));
+            QVERIFY2(
+                std::abs(seconds - compute) <= 1e-9 * compute,
+                qPrintable(
+                    QString("%1: bars %2 s, compute %3 s").arg(preset).arg(seconds).arg(compute)));
             QVERIFY(chart.bars().bars.size() <= kLayerBars);
             std::size_t layers = 0;
             for (const LayerGroup& bar : chart.bars().bars) {

@@ -1,21 +1,26 @@
-#include "training/Presets.hpp"
-#include "vtk/VtkView.hpp"
-#include "widgets/LegendWidget.hpp"
+#include "widgets/MainWindow.hpp"
+
 #include "session/ScenarioDocument.hpp"
+#include "training/Presets.hpp"
 #include "view/TrainingAnalysis.hpp"
+#include "vtk/VtkView.hpp"
 #include "widgets/ControlPanel.hpp"
 #include "widgets/Explorer.hpp"
-#include "widgets/MainWindow.hpp"
+#include "widgets/LegendWidget.hpp"
 #include "widgets/ResponsivenessProbe.hpp"
+#include "widgets/TuneDialog.hpp"
 
+#include <QAction>
+#include <QComboBox>
 #include <QImage>
-#include <QSpinBox>
+#include <QMenu>
+#include <QMenuBar>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <algorithm>
 
 using namespace podscope;
@@ -38,7 +43,8 @@ double sceneCoverage(MainWindow& window) {
     for (int y = 0; y < image.height(); y += 2) {
         for (int x = 0; x < image.width(); x += 2) {
             const QColor c = image.pixelColor(x, y);
-            const int spread = std::max({c.red(), c.green(), c.blue()}) - std::min({c.red(), c.green(), c.blue()});
+            const int spread =
+                std::max({c.red(), c.green(), c.blue()}) - std::min({c.red(), c.green(), c.blue()});
             scene += spread > 40;
             ++sampled;
         }
@@ -70,7 +76,7 @@ private:
 private slots:
     void initTestCase() {
         QStandardPaths::setTestModeEnabled(true); // settings go to a test location
-        VtkView::useDefaultSurfaceFormat(); // as the program does
+        VtkView::useDefaultSurfaceFormat();       // as the program does
     }
 
     void windowOpensOnTheMultipod() {
@@ -80,7 +86,8 @@ private slots:
         QVERIFY(window->durationUs() > 100);
         QCOMPARE(window->frame().chips.size(), std::size_t{4096});
         QVERIFY(window->caption().contains("chunk"));
-        QCOMPARE(QString::fromStdString(window->linkLegend()->legend().title), QString("Link utilisation"));
+        QCOMPARE(QString::fromStdString(window->linkLegend()->legend().title),
+                 QString("Link utilisation"));
         QCOMPARE(QString::fromStdString(window->linkLegend()->legend().unit), QString("%"));
     }
 
@@ -93,10 +100,11 @@ private slots:
                 window->setColorMode(mode);
                 waitForFrame(*window);
                 const double coverage = sceneCoverage(*window);
-                QVERIFY2(coverage > 0.03, qPrintable(QString("%1 / %2: scene covers %3 of the view")
-                                                         .arg(QString::fromStdString(toString(layout)))
-                                                         .arg(QString::fromStdString(toString(mode)))
-                                                         .arg(coverage)));
+                QVERIFY2(coverage > 0.03,
+                         qPrintable(QString("%1 / %2: scene covers %3 of the view")
+                                        .arg(QString::fromStdString(toString(layout)))
+                                        .arg(QString::fromStdString(toString(mode)))
+                                        .arg(coverage)));
                 QVERIFY(!window->chipLegend()->legend().title.empty());
                 // Swatches, or a colour bar for many groups.
                 QVERIFY(window->chipLegend()->legend().continuous ||
@@ -156,8 +164,8 @@ private slots:
                 alongY = window->frame().links;
             }
         }
-        QCOMPARE(phases, QStringList({"reduce-scatter along X", "reduce-scatter along Y", "all-gather along Y",
-                                      "all-gather along X"}));
+        QCOMPARE(phases, QStringList({"reduce-scatter along X", "reduce-scatter along Y",
+                                      "all-gather along Y", "all-gather along X"}));
         QVERIFY(!alongX.empty() && alongX != alongY);
     }
 
@@ -176,29 +184,60 @@ private slots:
         QVERIFY(finished.wait(120000));
         const auto& result = probe.result();
         QCOMPARE(result.changes, 300);
-        QVERIFY2(result.showsLastConfiguration, "the window still shows an earlier configuration after 30 s");
+        QVERIFY2(result.showsLastConfiguration,
+                 "the window still shows an earlier configuration after 30 s");
         QVERIFY2(result.maxStallMs < 2000,
                  qPrintable(QString("the event loop froze for %1 ms").arg(result.maxStallMs)));
         const Scenario& wanted = window->explorer()->document().scenario();
         QCOMPARE(window->currentRun()->scenario.collective.chunks, wanted.gradient.chunks);
-        QCOMPARE(window->explorer()->controls()->findChild<QSpinBox*>("chunks")->value(), wanted.gradient.chunks);
+        QCOMPARE(window->explorer()->controls()->findChild<QSpinBox*>("chunks")->value(),
+                 wanted.gradient.chunks);
     }
 
     void screenshotModeWritesTheWindow() {
         QTemporaryDir dir;
         const QString file = dir.filePath("shot.png");
         QProcess program;
-        program.start(PODSCOPE_GUI_PROGRAM, {"--screenshot", file, "--preset", "tpu-v3-pod", "--layout", "grid",
-                                             "--size", "900x600", "--time-us", "100"});
+        program.start(PODSCOPE_GUI_PROGRAM,
+                      {"--screenshot", file, "--preset", "tpu-v3-pod", "--layout", "grid", "--size",
+                       "900x600", "--time-us", "100"});
         QVERIFY(program.waitForFinished(120000));
         QCOMPARE(program.exitCode(), 0);
         const QImage image(file);
         QCOMPARE(image.size(), QSize(900, 600));
     }
 
+    // Tools > Find the fastest... opens the search dialog on the window's model; a second
+    // trigger raises the same dialog rather than opening another.
+    void toolsMenuOpensTheSearchDialog() {
+        auto window = open("tpu-v3-pod");
+        QVERIFY(window);
+        QAction* action = nullptr;
+        for (QAction* menu : window->menuBar()->actions()) {
+            if (menu->text().remove('&') == "Tools" && menu->menu()) {
+                for (QAction* item : menu->menu()->actions()) {
+                    if (item->text().remove('&').startsWith("Find the fastest")) {
+                        action = item;
+                    }
+                }
+            }
+        }
+        QVERIFY2(action, "no Tools > Find the fastest... action");
+        QVERIFY(window->findChildren<TuneDialog*>().isEmpty());
+        action->trigger();
+        auto dialogs = window->findChildren<TuneDialog*>();
+        QCOMPARE(dialogs.size(), 1);
+        QVERIFY(dialogs.front()->isVisible());
+        QCOMPARE(dialogs.front()->findChild<QComboBox*>("tuneModel")->currentText(),
+                 QString::fromStdString(window->explorer()->document().scenario().workload));
+        action->trigger();
+        QCOMPARE(window->findChildren<TuneDialog*>().size(), 1);
+    }
+
     void unknownPresetIsRefused() {
         QProcess program;
-        program.start(PODSCOPE_GUI_PROGRAM, {"--preset", "tpu-v9-superpod", "--screenshot", "/tmp/never.png"});
+        program.start(PODSCOPE_GUI_PROGRAM,
+                      {"--preset", "tpu-v9-superpod", "--screenshot", "/tmp/never.png"});
         QVERIFY(program.waitForFinished(60000));
         QCOMPARE(program.exitCode(), 2);
         const QString error = QString::fromUtf8(program.readAllStandardError());

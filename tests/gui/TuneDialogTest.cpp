@@ -3,6 +3,8 @@
 // change of the document.
 #include "widgets/TuneDialog.hpp"
 
+#include "charts/FigureAxis.hpp"
+#include "charts/ParetoChart.hpp"
 #include "search/Search.hpp"
 #include "session/ScenarioDocument.hpp"
 #include "training/Presets.hpp"
@@ -11,10 +13,16 @@
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
+#include <QFile>
+#include <QImage>
+#include <QItemSelectionModel>
 #include <QLabel>
+#include <QLineSeries>
+#include <QScatterSeries>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
 #include <algorithm>
@@ -107,10 +115,6 @@ private slots:
         const Scenario before = loadPreset("mlperf07-resnet50-tf2-16").scenario;
         ScenarioDocument document(before);
         TuneDialog dialog(document);
-        if (qEnvironmentVariableIsSet("PODSCOPE_TUNE_SCREENSHOT")) {
-            dialog.resize(1500, 620);
-            dialog.show();
-        }
         QSignalSpy finished(&dialog, &TuneDialog::searchFinished);
         dialog.run();
         QVERIFY(dialog.busy());
@@ -120,10 +124,6 @@ private slots:
         QVERIFY2(dialog.results()->rowCount() > 0, qPrintable(dialog.status()->text()));
         QVERIFY(dialog.results()->report().complete);
         QVERIFY(dialog.status()->text().contains(QStringLiteral("evaluated")));
-        if (qEnvironmentVariableIsSet("PODSCOPE_TUNE_SCREENSHOT")) {
-            QTest::qWait(200);
-            QVERIFY(dialog.grab().save(qEnvironmentVariable("PODSCOPE_TUNE_SCREENSHOT")));
-        }
 
         // Apply the slowest row shown (not the first) after sorting by time to train.
         dialog.table()->sortByColumn(TuneResultsModel::kTimeToTrainColumn, Qt::DescendingOrder);
@@ -140,6 +140,90 @@ private slots:
         QVERIFY(sameScenario(document.scenario(), before));
         document.undoStack()->redo();
         QVERIFY(sameScenario(document.scenario(), chosen));
+    }
+
+    // The chart draws the report's front and rows, rings the selected row, selects the row of a
+    // clicked marker, and exports as the window's charts do: every format, nothing written on a
+    // refused export and an existing file left whole.
+    void paretoChartFollowsTheTableAndExports() {
+        ScenarioDocument document(loadPreset("mlperf07-resnet50-tf2-16").scenario);
+        TuneDialog dialog(document);
+        dialog.findChild<QComboBox*>(QStringLiteral("tuneChips"))->setCurrentIndex(0); // all
+        if (qEnvironmentVariableIsSet("PODSCOPE_TUNE_SCREENSHOT")) {
+            dialog.resize(1600, 720);
+            dialog.show();
+        }
+        QSignalSpy finished(&dialog, &TuneDialog::searchFinished);
+        dialog.run();
+        QVERIFY(finished.wait(kSearchTimeoutMs));
+        const search::TuneReport& report = dialog.results()->report();
+        QVERIFY(report.front.size() >= 5); // the standard slices, 16 to 4,096 chips
+        if (qEnvironmentVariableIsSet("PODSCOPE_TUNE_SCREENSHOT")) {
+            QTest::qWait(200);
+            QVERIFY(dialog.grab().save(qEnvironmentVariable("PODSCOPE_TUNE_SCREENSHOT")));
+        }
+        ParetoChart& chart = *dialog.paretoChart();
+        QCOMPARE(chart.frontSeries()->count(), static_cast<int>(report.front.size()));
+        QCOMPARE(chart.listedSeries()->count(), static_cast<int>(report.top.size()));
+        for (int i = 0; i < chart.frontSeries()->count(); ++i) {
+            const QPointF p = chart.frontSeries()->at(i);
+            QCOMPARE(qRound(chart.costAxis().fromAxis(p.x())),
+                     static_cast<int>(report.front[static_cast<std::size_t>(i)].chips));
+            QVERIFY(qAbs(chart.timeAxis().fromAxis(p.y()) * chart.secondsPerTimeUnit() /
+                             report.front[static_cast<std::size_t>(i)].timeToTrainS -
+                         1) < 1e-9);
+        }
+
+        // The selected row (the first, after the search) is ringed where its marker is.
+        QCOMPARE(chart.selectedSeries()->count(), 1);
+        QCOMPARE(chart.selected().value(), report.top.front().index);
+        QCOMPARE(chart.selectedSeries()->at(0), chart.listedSeries()->at(0));
+        dialog.table()->selectRow(2);
+        const int third =
+            dialog.sortedResults()->mapToSource(dialog.sortedResults()->index(2, 0)).row();
+        QCOMPARE(chart.selected().value(), dialog.results()->configuration(third).index);
+        QCOMPARE(chart.selectedSeries()->at(0), chart.listedSeries()->at(third));
+
+        // A click on a marker selects its row in the table.
+        const std::uint64_t last = report.top.back().index;
+        emit chart.configurationClicked(last);
+        const QModelIndexList rows = dialog.table()->selectionModel()->selectedRows();
+        QCOMPARE(rows.size(), 1);
+        QCOMPARE(dialog.results()
+                     ->configuration(dialog.sortedResults()->mapToSource(rows[0]).row())
+                     .index,
+                 last);
+        QCOMPARE(chart.selected().value(), last);
+
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        for (const char* name : {"pareto.png", "pareto.svg", "pareto.pdf"}) {
+            const QString path = dir.filePath(name);
+            const QString problem = dialog.exportParetoChart(path, {1600, 1000}, 200);
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            QVERIFY2(file.size() > 1000, name);
+        }
+        const QImage png(dir.filePath("pareto.png"));
+        QCOMPARE(png.size(), QSize(1600, 1000));
+        QFile svg(dir.filePath("pareto.svg"));
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        QVERIFY(svg.readAll().contains("Pareto front"));
+        // Refused: an unknown format, a missing folder, a DPI beyond the limit; the existing
+        // file is untouched.
+        QFile before(dir.filePath("pareto.png"));
+        QVERIFY(before.open(QIODevice::ReadOnly));
+        const QByteArray original = before.readAll();
+        before.close();
+        QVERIFY(dialog.exportParetoChart(dir.filePath("pareto.gif"), {800, 500}, 96)
+                    .contains(".png, .svg or .pdf"));
+        QVERIFY(dialog.exportParetoChart(dir.filePath("missing/pareto.png"), {800, 500}, 96)
+                    .contains("does not exist"));
+        QVERIFY(!dialog.exportParetoChart(dir.filePath("pareto.png"), {800, 500}, 5000).isEmpty());
+        QVERIFY(before.open(QIODevice::ReadOnly));
+        QCOMPARE(before.readAll(), original);
+        QVERIFY(!QFile::exists(dir.filePath("pareto.gif")));
     }
 
     void cancelKeepsWhatWasFound() {

@@ -14,6 +14,11 @@
 #include <algorithm>
 
 namespace podscope::ui {
+namespace {
+
+constexpr double kMinutesFromS = 600;
+
+} // namespace
 
 ParetoChart::ParetoChart(QWidget* parent)
     : QChartView(parent)
@@ -27,7 +32,7 @@ ParetoChart::ParetoChart(QWidget* parent)
     front_->setName(tr("Pareto front: fastest for its cost or less"));
     front_->setPen(figurePen(palette::kModel, 2.5));
     front_->setPointsVisible(true);
-    front_->setMarkerSize(7);
+    front_->setMarkerSize(6);
     listed_->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
     listed_->setMarkerSize(9);
     listed_->setColor(toColor(palette::kSecondModel));
@@ -39,15 +44,15 @@ ParetoChart::ParetoChart(QWidget* parent)
     ring_->setColor(Qt::transparent);
     ring_->setPen(figurePen(palette::kHighlight, 3));
     for (QAbstractSeries* series :
-         std::initializer_list<QAbstractSeries*>{listed_, front_, ring_}) {
+         std::initializer_list<QAbstractSeries*>{front_, listed_, ring_}) {
+        // The table's rows over the front's line: several may share its point.
         chart->addSeries(series);
     }
     cost_->setTitle(tr("chips"));
-    time_->setTitle(tr("time to train (s)"));
     frame_->addAxis(cost_, Qt::AlignBottom);
     frame_->addAxis(time_, Qt::AlignLeft);
     for (QAbstractSeries* series :
-         std::initializer_list<QAbstractSeries*>{listed_, front_, ring_}) {
+         std::initializer_list<QAbstractSeries*>{front_, listed_, ring_}) {
         series->attachAxis(cost_->axis());
         series->attachAxis(time_->axis());
     }
@@ -81,7 +86,7 @@ ParetoChart::ParetoChart(QWidget* parent)
 }
 
 QPointF ParetoChart::toAxes(const ParetoFigure::Point& point) const {
-    return {cost_->toAxis(point.cost), time_->toAxis(point.timeToTrainS)};
+    return {cost_->toAxis(point.cost), time_->toAxis(point.timeToTrainS / secondsPerTimeUnit_)};
 }
 
 const ParetoFigure::Point* ParetoChart::nearest(const QPointF& position, bool listedOnly) const {
@@ -126,12 +131,16 @@ void ParetoChart::setFigure(const ParetoFigure& figure) {
         lowCost /= 2;
         highCost *= 2;
     }
-    // Chips are powers of two; chip-seconds are not.
+    // Chips are powers of two; chip-seconds are not, and rarely span a decade on a front.
     cost_->setScale(figure.cost == ParetoFigure::Cost::Chips ? FigureAxis::Scale::Log2
-                                                             : FigureAxis::Scale::Log10);
+                                                             : FigureAxis::Scale::Auto);
     cost_->setTitle(QString::fromStdString(costAxisTitle(figure)));
     cost_->setData(lowCost, highCost);
-    time_->setData(low, high);
+    // Minutes once runs take more than ten (as MLPerf reports them), seconds below.
+    secondsPerTimeUnit_ = high >= kMinutesFromS ? 60 : 1;
+    time_->setTitle(secondsPerTimeUnit_ == 60 ? tr("time to train (min)")
+                                              : tr("time to train (s)"));
+    time_->setData(low / secondsPerTimeUnit_, high / secondsPerTimeUnit_);
     auto toList = [this](const std::vector<ParetoFigure::Point>& points) {
         QList<QPointF> list;
         for (const ParetoFigure::Point& p : points) {
@@ -141,10 +150,11 @@ void ParetoChart::setFigure(const ParetoFigure& figure) {
     };
     front_->replace(toList(figure.front));
     listed_->replace(toList(figure.listed));
-    listed_->setName(figure.listed.empty() ? QString()
-                                           : tr("the %1 best by %2 (the table)")
-                                                 .arg(figure.listed.size())
-                                                 .arg(QString::fromStdString(figure.objective)));
+    listed_->setName(figure.listed.empty()
+                         ? QString()
+                         : tr("the %1 best by %2, as listed")
+                               .arg(figure.listed.size())
+                               .arg(QString::fromStdString(figure.objective).replace('-', ' ')));
     frame_->setTitle(QString::fromStdString(title(figure)),
                      QString::fromStdString(subtitle(figure)));
     setSelected(selected_);

@@ -34,7 +34,9 @@ public:
     QScatterSeries* listedSeries() const { return listed_; }
     QScatterSeries* selectedSeries() const { return ring_; }
     const FigureAxis& costAxis() const { return *cost_; }
+    // The time axis counts minutes or seconds: timeAxis().fromAxis(y) * this is seconds.
     const FigureAxis& timeAxis() const { return *time_; }
+    double secondsPerTimeUnit() const { return secondsPerTimeUnit_; }
     const FigureFrame& frame() const { return *frame_; }
 
 signals:
@@ -53,6 +55,7 @@ private:
     QScatterSeries* ring_;
     FigureAxis* cost_;
     FigureAxis* time_;
+    double secondsPerTimeUnit_ = 1;
 };
 
 } // namespace podscope::ui

@@ -146,8 +146,10 @@ TuneDialog::TuneDialog(ScenarioDocument& document, QWidget* parent)
     auto* results = new QSplitter(Qt::Horizontal, this);
     results->addWidget(table_);
     results->addWidget(chart_);
-    results->setStretchFactor(0, 3);
-    results->setStretchFactor(1, 2);
+    results->setStretchFactor(0, 1);
+    results->setStretchFactor(1, 1);
+    // The chart needs room for its title and a legend of three entries.
+    results->setSizes({820, 580});
     results->setChildrenCollapsible(false);
     layout->addWidget(results, 1);
 
