@@ -1,9 +1,11 @@
 #include "charts/FigureAxis.hpp"
 
 #include "charts/FigureStyle.hpp"
+#include "charts/WordWrap.hpp"
 
 #include <QCategoryAxis>
 #include <QFontMetricsF>
+#include <algorithm>
 #include <cmath>
 
 namespace podscope::ui {
@@ -46,24 +48,17 @@ void FigureAxis::fitTitle(double lengthPx) {
     QStringList lines;
     for (int pixels = font.pixelSize(); pixels >= kSmallestTitlePixels; --pixels) {
         font.setPixelSize(pixels);
+        lines = wrapWords(title_, font, room);
+        // Only a word wider than the axis makes a line wider than it.
         const QFontMetricsF metrics(font);
-        lines.clear();
-        QString line;
-        bool fits = true;
-        for (const QString& word : title_.split(' ', Qt::SkipEmptyParts)) {
-            const QString longer = line.isEmpty() ? word : line + ' ' + word;
-            if (!line.isEmpty() && metrics.horizontalAdvance(longer) > room) {
-                lines << line.toHtmlEscaped();
-                line = word;
-            } else {
-                line = longer;
-            }
-            fits = fits && metrics.horizontalAdvance(word) <= room;
-        }
-        lines << line.toHtmlEscaped();
-        if (fits) {
+        if (std::ranges::all_of(lines, [&](const QString& line) {
+                return metrics.horizontalAdvance(line) <= room;
+            })) {
             break;
         }
+    }
+    for (QString& line : lines) {
+        line = line.toHtmlEscaped();
     }
     if (axis_->titleFont() != font) {
         axis_->setTitleFont(font);

@@ -3,6 +3,7 @@
 #include "charts/FigureAxis.hpp"
 #include "charts/FigureLegend.hpp"
 #include "charts/FigureStyle.hpp"
+#include "charts/WordWrap.hpp"
 
 #include <QCategoryAxis>
 #include <QChart>
@@ -18,27 +19,6 @@ constexpr QMargins kMargins(8, 6, 12, 6);
 constexpr qreal kTitleSlack = 16;
 // Charts shorter than this (logical pixels) put title and subtitle on one line when they fit.
 constexpr qreal kShortChart = 320;
-
-// Words of `text` in lines no wider than `width` in `font` (a word longer than that on its own
-// line: it would not fit anywhere, and is not cut).
-QStringList wrap(const QString& text, const QFont& font, qreal width) {
-    const QFontMetricsF metrics(font);
-    QStringList lines;
-    QString line;
-    for (const QString& word : text.split(' ', Qt::SkipEmptyParts)) {
-        const QString longer = line.isEmpty() ? word : line + ' ' + word;
-        if (!line.isEmpty() && metrics.horizontalAdvance(longer) > width) {
-            lines << line;
-            line = word;
-        } else {
-            line = longer;
-        }
-    }
-    if (!line.isEmpty()) {
-        lines << line;
-    }
-    return lines;
-}
 
 QStringList escaped(QStringList lines) {
     for (QString& line : lines) {
@@ -100,8 +80,8 @@ void FigureFrame::fitToSize() {
     if (oneLine) {
         html += title_.toHtmlEscaped() + subtitleSpan.arg((separator + subtitle_).toHtmlEscaped());
     } else {
-        html += escaped(wrap(title_, titleFont, width - kTitleSlack)).join("<br>");
-        const QStringList subtitleLines = wrap(subtitle_, subtitleFont, width - kTitleSlack);
+        html += escaped(wrapWords(title_, titleFont, width - kTitleSlack)).join("<br>");
+        const QStringList subtitleLines = wrapWords(subtitle_, subtitleFont, width - kTitleSlack);
         if (!subtitleLines.isEmpty()) {
             html += "<br>" + subtitleSpan.arg(escaped(subtitleLines).join("<br>"));
         }

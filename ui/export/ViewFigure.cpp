@@ -1,6 +1,7 @@
 #include "export/ViewFigure.hpp"
 
 #include "charts/FigureStyle.hpp"
+#include "charts/WordWrap.hpp"
 #include "figure/AxisTicks.hpp"
 #include "figure/Palette.hpp"
 
@@ -31,25 +32,6 @@ struct Metrics {
         legendTitle.setPixelSize(static_cast<int>(std::lround(20 * scale)));
     }
 };
-
-QStringList wrapWords(const QString& text, const QFont& font, double width) {
-    const QFontMetricsF metrics(font);
-    QStringList lines;
-    QString line;
-    for (const QString& word : text.split(' ', Qt::SkipEmptyParts)) {
-        const QString longer = line.isEmpty() ? word : line + ' ' + word;
-        if (!line.isEmpty() && metrics.horizontalAdvance(longer) > width) {
-            lines << line;
-            line = word;
-        } else {
-            line = longer;
-        }
-    }
-    if (!line.isEmpty()) {
-        lines << line;
-    }
-    return lines;
-}
 
 QString secondLine(const ViewFigureContent& content) {
     QStringList parts;
