@@ -62,11 +62,15 @@ struct RingState {
     std::vector<std::int32_t> dependents; // rings of the next phase waiting for this one
 };
 
+constexpr std::uint32_t kEventsPerStopCheck = 4096;
+
 class Simulator {
 public:
-    Simulator(const Topology& topology, const std::vector<CollectiveLaunch>& launches)
+    Simulator(const Topology& topology, const std::vector<CollectiveLaunch>& launches,
+              const StopFlag* stop)
         : topology_(topology)
-        , launches_(launches) {}
+        , launches_(launches)
+        , stop_(stop) {}
 
     EventSimulation run() {
         build();
@@ -76,6 +80,7 @@ public:
 
 private:
     void build() {
+        throwIfStopped(stop_);
         std::int64_t events = 0;
         const auto chips = static_cast<std::size_t>(topology_.chipCount());
         std::vector<std::int32_t> previousRingOfChip(chips, -1);
@@ -98,14 +103,17 @@ private:
                     const RingSet& set = phase.rings;
                     const double bytes = phase.bytesPerMember / set.ringSize / launch.spec.chunks;
                     first[s] = static_cast<std::int32_t>(states_.size());
-                    events += static_cast<std::int64_t>(set.ringCount()) * (set.ringSize - 1) * launch.spec.chunks;
+                    events += static_cast<std::int64_t>(set.ringCount()) * (set.ringSize - 1) *
+                              launch.spec.chunks;
                     if (events > limits::kMaxEventEngineEvents) {
-                        throw InputError("chunks", "the event engine would simulate more than " +
-                                                       std::to_string(limits::kMaxEventEngineEvents) +
-                                                       " ring steps; use fewer chunks or the analytic engine");
+                        throw InputError(
+                            "chunks", "the event engine would simulate more than " +
+                                          std::to_string(limits::kMaxEventEngineEvents) +
+                                          " ring steps; use fewer chunks or the analytic engine");
                     }
                     for (int r = 0; r < set.ringCount(); ++r) {
-                        addRing(static_cast<std::int32_t>(c), static_cast<std::int32_t>(s), p, set, r, bytes, launch);
+                        addRing(static_cast<std::int32_t>(c), static_cast<std::int32_t>(s), p, set,
+                                r, bytes, launch);
                         if (p == 0) {
                             states_.back().readyS = launch.startS;
                         }
@@ -113,10 +121,13 @@ private:
                 }
                 if (p > 0) {
                     for (std::size_t from = 0; from < streams; ++from) {
-                        const RingSet& previous = schedule.streams[from].phases[static_cast<std::size_t>(p - 1)].rings;
+                        const RingSet& previous =
+                            schedule.streams[from].phases[static_cast<std::size_t>(p - 1)].rings;
                         for (std::size_t to = 0; to < streams; ++to) {
-                            const RingSet& next = schedule.streams[to].phases[static_cast<std::size_t>(p)].rings;
-                            linkPhases(previous, previousFirst[from], next, first[to], previousRingOfChip, seenBy);
+                            const RingSet& next =
+                                schedule.streams[to].phases[static_cast<std::size_t>(p)].rings;
+                            linkPhases(previous, previousFirst[from], next, first[to],
+                                       previousRingOfChip, seenBy);
                         }
                     }
                 }
@@ -129,8 +140,8 @@ private:
         record_.transfers.reserve(static_cast<std::size_t>(events));
     }
 
-    void addRing(std::int32_t collective, std::int32_t stream, std::int32_t phase, const RingSet& set, int r,
-                 double bytes, const CollectiveLaunch& launch) {
+    void addRing(std::int32_t collective, std::int32_t stream, std::int32_t phase,
+                 const RingSet& set, int r, double bytes, const CollectiveLaunch& launch) {
         Record::RingEntry entry;
         entry.collective = collective;
         entry.stream = stream;
@@ -150,7 +161,8 @@ private:
                 record_.linkDurationS.push_back(transfer);
             }
             state.slowestHopS =
-                std::max(state.slowestHopS, static_cast<double>(hop.size()) * topology_.linkLatency() + transfer);
+                std::max(state.slowestHopS,
+                         static_cast<double>(hop.size()) * topology_.linkLatency() + transfer);
         }
         entry.linkEnd = static_cast<std::int32_t>(record_.linkIds.size());
         state.uniformDurationS = uniformDuration(entry);
@@ -166,14 +178,16 @@ private:
         if (begin == end || std::any_of(begin, end, [&](double d) { return d != *begin; })) {
             return -1;
         }
-        std::vector<LinkId> links(record_.linkIds.begin() + entry.linkBegin, record_.linkIds.begin() + entry.linkEnd);
+        std::vector<LinkId> links(record_.linkIds.begin() + entry.linkBegin,
+                                  record_.linkIds.begin() + entry.linkEnd);
         std::sort(links.begin(), links.end());
         return std::adjacent_find(links.begin(), links.end()) == links.end() ? *begin : -1;
     }
 
     // Each ring of `next` waits for the rings of `previous` that hold any of its members.
-    void linkPhases(const RingSet& previous, std::int32_t previousFirst, const RingSet& next, std::int32_t nextFirst,
-                    std::vector<std::int32_t>& ringOfChip, std::vector<std::int32_t>& seenBy) {
+    void linkPhases(const RingSet& previous, std::int32_t previousFirst, const RingSet& next,
+                    std::int32_t nextFirst, std::vector<std::int32_t>& ringOfChip,
+                    std::vector<std::int32_t>& seenBy) {
         for (int r = 0; r < previous.ringCount(); ++r) {
             for (ChipId chip : previous.ring(r)) {
                 ringOfChip[static_cast<std::size_t>(chip)] = previousFirst + r;
@@ -212,12 +226,19 @@ private:
         auto* freeAt = freeAt_.data();
         const LinkId* linkIds = record_.linkIds.data();
         const double* durations = record_.linkDurationS.data();
+        std::uint32_t sinceCheck = 0;
         while (!queue_.empty()) {
+            // A relaxed load is cheap, but not free in a loop this tight: every 4,096 events.
+            if (stop_ && ++sinceCheck == kEventsPerStopCheck) {
+                sinceCheck = 0;
+                throwIfStopped(stop_);
+            }
             const Event event = queue_.top();
             queue_.pop();
             RingState& state = states_[static_cast<std::size_t>(event.ring)];
             const Record::RingEntry& entry = record_.rings[static_cast<std::size_t>(event.ring)];
-            const double start = latestFree(freeAt, linkIds + entry.linkBegin, linkIds + entry.linkEnd, event.ready);
+            const double start =
+                latestFree(freeAt, linkIds + entry.linkBegin, linkIds + entry.linkEnd, event.ready);
             if (state.uniformDurationS >= 0) {
                 const double freeFrom = start + state.uniformDurationS;
                 for (auto k = entry.linkBegin; k < entry.linkEnd; ++k) {
@@ -233,7 +254,8 @@ private:
             occupancies_ += entry.linkEnd - entry.linkBegin;
             const double end = start + state.slowestHopS;
             record_.transfers.push_back({start, end, event.ring, event.chunk, event.step});
-            auto& phaseEnd = phaseEnds_[static_cast<std::size_t>(entry.collective)][static_cast<std::size_t>(entry.phase)];
+            auto& phaseEnd = phaseEnds_[static_cast<std::size_t>(entry.collective)]
+                                       [static_cast<std::size_t>(entry.phase)];
             phaseEnd = std::max(phaseEnd, end);
             if (event.step + 1 < state.steps) {
                 queue_.push({end, event.ring, event.chunk, event.step + 1});
@@ -261,8 +283,10 @@ private:
             const Record::RingEntry& entry = record_.rings[r];
             const double transfers = static_cast<double>(state.steps) * state.chunks;
             for (auto k = entry.linkBegin; k < entry.linkEnd; ++k) {
-                const auto link = static_cast<std::size_t>(record_.linkIds[static_cast<std::size_t>(k)]);
-                usage_.busyS[link] += transfers * record_.linkDurationS[static_cast<std::size_t>(k)];
+                const auto link =
+                    static_cast<std::size_t>(record_.linkIds[static_cast<std::size_t>(k)]);
+                usage_.busyS[link] +=
+                    transfers * record_.linkDurationS[static_cast<std::size_t>(k)];
                 usage_.bytes[link] += transfers * entry.bytesPerHop;
             }
         }
@@ -280,8 +304,10 @@ private:
             for (int p = 0; p < schedule.phaseCount(); ++p) {
                 // Phases may end out of order where rings have nothing to do; keep them monotone.
                 const double end = std::max(previous, phaseEnds_[c][static_cast<std::size_t>(p)]);
-                result.phases.push_back({schedule.phaseNames[static_cast<std::size_t>(p)], end - previous});
-                record_.phases.push_back({static_cast<std::int32_t>(c), schedule.phaseNames[static_cast<std::size_t>(p)],
+                result.phases.push_back(
+                    {schedule.phaseNames[static_cast<std::size_t>(p)], end - previous});
+                record_.phases.push_back({static_cast<std::int32_t>(c),
+                                          schedule.phaseNames[static_cast<std::size_t>(p)],
                                           previous, end});
                 previous = end;
             }
@@ -317,6 +343,7 @@ private:
 
     const Topology& topology_;
     const std::vector<CollectiveLaunch>& launches_;
+    const StopFlag* stop_;
     std::vector<Schedule> schedules_;
     std::vector<std::vector<double>> phaseEnds_;
     std::vector<RingState> states_;
@@ -329,12 +356,15 @@ private:
 
 } // namespace
 
-EventSimulation runEventEngine(const Topology& topology, const std::vector<CollectiveLaunch>& launches) {
-    return Simulator(topology, launches).run();
+EventSimulation runEventEngine(const Topology& topology,
+                               const std::vector<CollectiveLaunch>& launches,
+                               const StopFlag* stop) {
+    return Simulator(topology, launches, stop).run();
 }
 
-EventSimulation runEventEngine(const Topology& topology, const CollectiveSpec& spec) {
-    return runEventEngine(topology, std::vector<CollectiveLaunch>{{spec, 0.0}});
+EventSimulation runEventEngine(const Topology& topology, const CollectiveSpec& spec,
+                               const StopFlag* stop) {
+    return runEventEngine(topology, std::vector<CollectiveLaunch>{{spec, 0.0}}, stop);
 }
 
 } // namespace podscope

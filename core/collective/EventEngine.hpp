@@ -3,6 +3,7 @@
 #include "collective/CollectiveResult.hpp"
 #include "collective/CollectiveSpec.hpp"
 #include "collective/Record.hpp"
+#include "common/Cancelled.hpp"
 #include "topology/Topology.hpp"
 
 #include <vector>
@@ -37,10 +38,14 @@ struct CollectiveLaunch {
 // bytes / bandwidth, and is delivered after the slowest hop (hops * latency + transfer). A
 // ring of the next phase starts once every ring of the previous phase that holds one of its
 // members has finished (a per-chip barrier, not a global one). Several collectives may run
-// at once and then contend for links.
-EventSimulation runEventEngine(const Topology& topology, const std::vector<CollectiveLaunch>& launches);
+// at once and then contend for links. When `stop` is set (from another thread), throws
+// Cancelled within a few thousand events.
+EventSimulation runEventEngine(const Topology& topology,
+                               const std::vector<CollectiveLaunch>& launches,
+                               const StopFlag* stop = nullptr);
 
 // One collective on its own.
-EventSimulation runEventEngine(const Topology& topology, const CollectiveSpec& spec);
+EventSimulation runEventEngine(const Topology& topology, const CollectiveSpec& spec,
+                               const StopFlag* stop = nullptr);
 
 } // namespace podscope

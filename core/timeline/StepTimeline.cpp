@@ -45,9 +45,12 @@ public:
         , options_(options)
         , plan_(buildStepPlan(scenario))
         , timer_(plan_)
-        , chips_(plan_.topology.chipCount()) {}
+        , chips_(plan_.topology.chipCount()) {
+        timer_.setStop(options_.stop);
+    }
 
     StepTimeline run() {
+        throwIfStopped(options_.stop);
         validate();
         const TrainingResult analytic = evaluateStepPlan(plan_, scenario_);
         analyticStepS_ = analytic.trainStepS;
@@ -70,6 +73,7 @@ public:
         timeline.analyticTrainStepS = analyticStepS_;
         double stepStart = 0;
         for (int t = 0; t < steps; ++t) {
+            throwIfStopped(options_.stop);
             const bool detail = t == steps - 1;
             const double end = simulateStep(t, prefetch, stepStart, detail ? &timeline : nullptr);
             timeline.stepTimesS.push_back(end - stepStart);
@@ -342,15 +346,17 @@ private:
     // can change here (the engine's own message names the collective's chunks).
     EventSimulation runTogether(const std::vector<CollectiveLaunch>& launches) const {
         try {
-            return runEventEngine(plan_.topology, launches);
+            return runEventEngine(plan_.topology, launches, options_.stop);
         } catch (const InputError& e) {
             if (e.field() != "chunks") {
                 throw;
             }
-            throw InputError("contention", "the " + std::to_string(launches.size()) +
-                                               " gradient buckets together would take the event engine more than " +
-                                               std::to_string(limits::kMaxEventEngineEvents) +
-                                               " ring steps; time them alone (no contention) or use larger buckets");
+            throw InputError(
+                "contention",
+                "the " + std::to_string(launches.size()) +
+                    " gradient buckets together would take the event engine more than " +
+                    std::to_string(limits::kMaxEventEngineEvents) +
+                    " ring steps; time them alone (no contention) or use larger buckets");
         }
     }
 
@@ -421,6 +427,7 @@ private:
         std::vector<double> bucketEnd(n, 0.0); // per chip: when its groups' buckets are done
         std::vector<std::vector<double>> endsOf(work_.size()); // for the items buckets follow
         for (std::size_t i = 0; i < work_.size(); ++i) {
+            throwIfStopped(options_.stop); // each item visits every chip: 65,536 at most
             const Work& w = work_[i];
             if (w.input) {
                 for (std::size_t c = 0; c < n; ++c) {

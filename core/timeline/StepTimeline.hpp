@@ -1,5 +1,6 @@
 #pragma once
 
+#include "common/Cancelled.hpp"
 #include "topology/Topology.hpp"
 #include "training/Scenario.hpp"
 #include "training/StepPlan.hpp"
@@ -40,6 +41,8 @@ struct TimelineOptions {
     double slowHostFactor = 2.0; // the slow host needs this much longer per batch
     double hostJitter = 0;       // coefficient of variation of a host's time per batch
     std::uint64_t seed = 1;
+    // Set from another thread, the simulation throws Cancelled soon after (the app's Cancel).
+    const StopFlag* stop = nullptr;
 };
 
 // When a chip was at an item of the step: it was ready from `readyS` and ran from `startS`

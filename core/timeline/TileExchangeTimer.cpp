@@ -51,10 +51,21 @@ ExchangeTimer& TileExchangeTimer::timerFor(const CollectiveSpec& spec) {
             tile.plan = std::make_unique<StepPlan>(std::move(*topology));
             tile.plan->core = plan_.core;
             tile.timer = std::make_unique<ExchangeTimer>(*tile.plan, ExchangeTimer::Engine::Event);
+            tile.timer->setStop(stop_);
         }
         it = tiles_.emplace(spec.groups.tile, std::move(tile)).first;
     }
     return it->second.timer ? *it->second.timer : whole_;
+}
+
+void TileExchangeTimer::setStop(const StopFlag* stop) {
+    stop_ = stop;
+    whole_.setStop(stop);
+    for (auto& [tile, timing] : tiles_) {
+        if (timing.timer) {
+            timing.timer->setStop(stop);
+        }
+    }
 }
 
 double TileExchangeTimer::seconds(const Exchange& e) {

@@ -30,6 +30,8 @@ public:
     // As ExchangeTimer::seconds and ExchangeTimer::collectiveSeconds with the event engine.
     double seconds(const Exchange& e);
     double collectiveSeconds(const CollectiveSpec& spec);
+    // Every event-engine run throws Cancelled once `stop` is set.
+    void setStop(const StopFlag* stop);
 
 private:
     // The timer for the spec's tile, or the whole topology's.
@@ -37,6 +39,7 @@ private:
 
     const StepPlan& plan_;
     ExchangeTimer whole_;
+    const StopFlag* stop_ = nullptr;
     struct Tile {
         std::unique_ptr<StepPlan> plan; // the tile's topology and the core; nothing else is used
         std::unique_ptr<ExchangeTimer> timer;

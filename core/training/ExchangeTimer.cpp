@@ -35,7 +35,7 @@ double ExchangeTimer::collectiveSeconds(const CollectiveSpec& spec) {
     validateCollective(plan_.topology, spec);
     const double t = engine_ == Engine::Analytic
                          ? runAnalytic(plan_.topology, spec).timeS
-                         : runEventEngine(plan_.topology, spec).results.front().timeS;
+                         : runEventEngine(plan_.topology, spec, stop_).results.front().timeS;
     cache_.emplace_back(spec, t);
     return t;
 }

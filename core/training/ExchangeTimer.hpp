@@ -1,6 +1,7 @@
 #pragma once
 
 #include "collective/CollectiveSpec.hpp"
+#include "common/Cancelled.hpp"
 #include "training/StepPlan.hpp"
 
 #include <utility>
@@ -25,10 +26,13 @@ public:
     double seconds(const Exchange& e);
     // Only the collective part over the links (0 without a collective).
     double collectiveSeconds(const CollectiveSpec& spec);
+    // The event engine's runs throw Cancelled once `stop` is set.
+    void setStop(const StopFlag* stop) { stop_ = stop; }
 
 private:
     const StepPlan& plan_;
     Engine engine_;
+    const StopFlag* stop_ = nullptr;
     std::vector<std::pair<CollectiveSpec, double>> cache_;
 };
 

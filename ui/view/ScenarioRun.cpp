@@ -33,10 +33,10 @@ Topology resolveViewTopology(const ViewScenario& scenario) {
     return Topology(std::move(spec));
 }
 
-std::shared_ptr<const ScenarioRun> runScenario(const ViewScenario& scenario) {
+std::shared_ptr<const ScenarioRun> runScenario(const ViewScenario& scenario, const StopFlag* stop) {
     const auto began = std::chrono::steady_clock::now();
     auto run = std::make_shared<ScenarioRun>(scenario, resolveViewTopology(scenario));
-    run->simulation = runEventEngine(run->topology, scenario.collective);
+    run->simulation = runEventEngine(run->topology, scenario.collective, stop);
     run->replay = std::make_unique<Replay>(run->topology, run->simulation.record);
     run->wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
     return run;

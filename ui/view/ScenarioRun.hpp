@@ -51,7 +51,9 @@ bool sameView(const ViewScenario& a, const ViewScenario& b);
 // Resolves the topology against the TPU-v3 hardware; throws InputError for a bad preset.
 Topology resolveViewTopology(const ViewScenario& scenario);
 
-// Runs the event engine and indexes its record. Throws InputError on bad input.
-std::shared_ptr<const ScenarioRun> runScenario(const ViewScenario& scenario);
+// Runs the event engine and indexes its record. Throws InputError on bad input, Cancelled once
+// `stop` is set.
+std::shared_ptr<const ScenarioRun> runScenario(const ViewScenario& scenario,
+                                               const StopFlag* stop = nullptr);
 
 } // namespace podscope::ui

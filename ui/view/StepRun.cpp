@@ -98,11 +98,13 @@ ActivityCounts countActivities(const StepTimeline& timeline, int bins) {
     return counts;
 }
 
-std::shared_ptr<const StepRun> runStep(const Scenario& scenario, ReplayKind kind) {
+std::shared_ptr<const StepRun> runStep(const Scenario& scenario, ReplayKind kind,
+                                       const StopFlag* stop) {
     const auto started = std::chrono::steady_clock::now();
     auto run = std::make_shared<StepRun>(scenario, kind, buildStepPlan(scenario));
     TimelineOptions options;
     options.withEvaluation = kind == ReplayKind::StepWithEvaluation;
+    options.stop = stop;
     run->timeline = simulateStepTimeline(scenario, options);
     run->counts = countActivities(run->timeline, 2000);
     run->linkUse = std::make_unique<TimelineLinkUse>(run->plan.topology, run->plan, run->timeline);

@@ -54,7 +54,8 @@ struct StepRun {
 };
 
 // Simulates the scenario's step (with an evaluation pass for StepWithEvaluation). Throws
-// InputError on a configuration the model refuses.
-std::shared_ptr<const StepRun> runStep(const Scenario& scenario, ReplayKind kind);
+// InputError on a configuration the model refuses, Cancelled once `stop` is set.
+std::shared_ptr<const StepRun> runStep(const Scenario& scenario, ReplayKind kind,
+                                       const StopFlag* stop = nullptr);
 
 } // namespace podscope::ui

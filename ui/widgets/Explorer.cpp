@@ -70,7 +70,9 @@ QString signedPercent(double now, double before) {
     if (before <= 0) {
         return "-";
     }
-    return QString("%1%2 %").arg(now >= before ? "+" : "").arg(100.0 * (now - before) / before, 0, 'f', 1);
+    return QString("%1%2 %")
+        .arg(now >= before ? "+" : "")
+        .arg(100.0 * (now - before) / before, 0, 'f', 1);
 }
 
 } // namespace
@@ -93,8 +95,9 @@ Explorer::Explorer(MainWindow& window, const Scenario& initial)
         autosave_->start();
     });
     connect(document_->undoStack(), &QUndoStack::cleanChanged, this, &Explorer::updateTitle);
-    connect(controls_, &ControlPanel::edited, this,
-            [this](const Scenario& scenario, const QString& what) { document_->edit(scenario, what); });
+    connect(
+        controls_, &ControlPanel::edited, this,
+        [this](const Scenario& scenario, const QString& what) { document_->edit(scenario, what); });
     connect(runner_, &LatestOnlyRunner::finished, this, [this](std::shared_ptr<const void> result) {
         showAnalysis(std::static_pointer_cast<const TrainingAnalysis>(result));
     });
@@ -201,8 +204,9 @@ void Explorer::buildMenus() {
     QMenuBar* bar = window_.menuBar();
     QMenu* file = bar->addMenu(tr("&File"));
     QAction* open = file->addAction(tr("&Open..."), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(&window_, tr("Open configuration"), {},
-                                                          tr("PodScope configurations (*.podscope.json *.json)"));
+        const QString path =
+            QFileDialog::getOpenFileName(&window_, tr("Open configuration"), {},
+                                         tr("PodScope configurations (*.podscope.json *.json)"));
         if (!path.isEmpty()) {
             const QString problem = openFile(path);
             if (!problem.isEmpty()) {
@@ -215,7 +219,8 @@ void Explorer::buildMenus() {
     QAction* save = file->addAction(tr("&Save"), this, [this] {
         QString path = document_->path();
         if (path.isEmpty()) {
-            path = QFileDialog::getSaveFileName(&window_, tr("Save configuration"), "config.podscope.json",
+            path = QFileDialog::getSaveFileName(&window_, tr("Save configuration"),
+                                                "config.podscope.json",
                                                 tr("PodScope configurations (*.podscope.json)"));
         }
         if (!path.isEmpty()) {
@@ -227,8 +232,9 @@ void Explorer::buildMenus() {
     });
     save->setShortcut(QKeySequence::Save);
     QAction* saveAs = file->addAction(tr("Save &as..."), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(&window_, tr("Save configuration"), "config.podscope.json",
-                                                          tr("PodScope configurations (*.podscope.json)"));
+        const QString path =
+            QFileDialog::getSaveFileName(&window_, tr("Save configuration"), "config.podscope.json",
+                                         tr("PodScope configurations (*.podscope.json)"));
         if (!path.isEmpty()) {
             const QString problem = saveFile(path);
             if (!problem.isEmpty()) {
@@ -254,7 +260,8 @@ void Explorer::buildMenus() {
     QMenu* presets = bar->addMenu(tr("&Presets"));
     for (const std::string& name : presetNames()) {
         const Preset preset = podscope::loadPreset(name);
-        QAction* action = presets->addAction(QString::fromStdString(name), this, [this, name] { loadPreset(name); });
+        QAction* action = presets->addAction(QString::fromStdString(name), this,
+                                             [this, name] { loadPreset(name); });
         action->setToolTip(QString::fromStdString(preset.description));
         action->setStatusTip(QString::fromStdString(preset.description));
     }
@@ -266,7 +273,9 @@ void Explorer::buildMenus() {
     window_.addActions({open, save, saveAs, undo, redo, pin});
 }
 
-void Explorer::showChart(ChartKind chart) { chartTabs_->setCurrentIndex(tabOf(chart)); }
+void Explorer::showChart(ChartKind chart) {
+    chartTabs_->setCurrentIndex(tabOf(chart));
+}
 
 ChartKind Explorer::currentChart() const {
     const int tab = chartTabs_->currentIndex();
@@ -274,9 +283,11 @@ ChartKind Explorer::currentChart() const {
 }
 
 void Explorer::requestAnalysis() {
-    runner_->request([scenario = document_->scenario()]() -> std::shared_ptr<const void> {
-        return std::make_shared<TrainingAnalysis>(analyzeTraining(scenario));
-    });
+    // The analytic model takes milliseconds: it runs to the end, not checking the flag.
+    runner_->request(
+        [scenario = document_->scenario()](const StopFlag&) -> std::shared_ptr<const void> {
+            return std::make_shared<TrainingAnalysis>(analyzeTraining(scenario));
+        });
 }
 
 void Explorer::showAnalysis(std::shared_ptr<const TrainingAnalysis> analysis) {
@@ -327,22 +338,28 @@ QString Explorer::autosavePath() {
     return folder + "/autosave.podscope.json";
 }
 
-bool Explorer::hasUnsavedSession() { return QFileInfo::exists(autosavePath()); }
+bool Explorer::hasUnsavedSession() {
+    return QFileInfo::exists(autosavePath());
+}
 
 void Explorer::writeAutosave() {
     QDir().mkpath(QFileInfo(autosavePath()).absolutePath());
     try {
         saveScenarioFile(autosavePath().toStdString(), document_->scenario()); // temp file + rename
     } catch (const std::exception& e) {
-        window_.statusBar()->showMessage(tr("Autosave failed: %1").arg(QString::fromStdString(e.what())));
+        window_.statusBar()->showMessage(
+            tr("Autosave failed: %1").arg(QString::fromStdString(e.what())));
     }
 }
 
-void Explorer::removeAutosave() { QFile::remove(autosavePath()); }
+void Explorer::removeAutosave() {
+    QFile::remove(autosavePath());
+}
 
 QString Explorer::restoreAutosave() {
     try {
-        document_->edit(loadScenarioFile(autosavePath().toStdString()), tr("restore the last session"));
+        document_->edit(loadScenarioFile(autosavePath().toStdString()),
+                        tr("restore the last session"));
         return {};
     } catch (const std::exception& e) {
         return QString::fromStdString(e.what());
@@ -367,7 +384,8 @@ QString Explorer::saveFile(const QString& path) {
 }
 
 void Explorer::loadPreset(const std::string& name) {
-    document_->edit(podscope::loadPreset(name).scenario, tr("preset %1").arg(QString::fromStdString(name)));
+    document_->edit(podscope::loadPreset(name).scenario,
+                    tr("preset %1").arg(QString::fromStdString(name)));
 }
 
 void Explorer::pinBaseline() {
@@ -431,7 +449,8 @@ void Explorer::refreshRecentMenu() {
 
 void Explorer::updateTitle() {
     const QString name = document_->path().isEmpty() ? tr("untitled") : document_->path();
-    window_.setWindowTitle(QString("%1%2 - PodScope").arg(name, document_->isModified() ? "*" : ""));
+    window_.setWindowTitle(
+        QString("%1%2 - PodScope").arg(name, document_->isModified() ? "*" : ""));
 }
 
 } // namespace podscope::ui

@@ -20,6 +20,7 @@ void LatestOnlyRunner::request(Job job) {
     if (running_) {
         pending_ = std::move(job);
         ++generation_;
+        stopRunning_->store(true); // its result would be dropped: let it end early
         return;
     }
     launch(std::move(job));
@@ -28,6 +29,9 @@ void LatestOnlyRunner::request(Job job) {
 void LatestOnlyRunner::cancel() {
     if (running_ || pending_) {
         ++generation_;
+        if (stopRunning_) {
+            stopRunning_->store(true);
+        }
         pending_ = nullptr;
         emit cancelled();
     }
@@ -36,6 +40,7 @@ void LatestOnlyRunner::cancel() {
 void LatestOnlyRunner::launch(Job job) {
     running_ = true;
     const quint64 generation = ++generation_;
+    stopRunning_ = std::make_shared<StopFlag>(false);
     emit started();
     auto* watcher = new QFutureWatcher<Outcome>(this);
     connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher, generation] {
@@ -55,9 +60,10 @@ void LatestOnlyRunner::launch(Job job) {
             emit failed(outcome.error);
         }
     });
-    watcher->setFuture(QtConcurrent::run([job = std::move(job)] {
+    // The job holds its flag: it outlives the runner if the window closes first.
+    watcher->setFuture(QtConcurrent::run([job = std::move(job), stop = stopRunning_] {
         try {
-            return Outcome{job(), {}};
+            return Outcome{job(*stop), {}};
         } catch (const std::exception& e) {
             return Outcome{nullptr, QString::fromStdString(e.what())};
         }

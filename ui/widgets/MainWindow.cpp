@@ -511,8 +511,9 @@ void MainWindow::showScenario(const ViewScenario& scenario) {
 }
 
 void MainWindow::requestRun() {
-    runner_->request(
-        [scenario = scenario_]() -> std::shared_ptr<const void> { return runScenario(scenario); });
+    runner_->request([scenario = scenario_](const StopFlag& stop) -> std::shared_ptr<const void> {
+        return runScenario(scenario, &stop);
+    });
 }
 
 void MainWindow::showRun(std::shared_ptr<const ScenarioRun> run) {
@@ -641,10 +642,10 @@ void MainWindow::requestStepRun() {
     if (!training_) {
         return;
     }
-    stepRunner_->request(
-        [training = *training_, kind = replayKind_]() -> std::shared_ptr<const void> {
-            return runStep(training, kind);
-        });
+    stepRunner_->request([training = *training_,
+                          kind = replayKind_](const StopFlag& stop) -> std::shared_ptr<const void> {
+        return runStep(training, kind, &stop);
+    });
 }
 
 void MainWindow::showStepRun(std::shared_ptr<const StepRun> run) {
