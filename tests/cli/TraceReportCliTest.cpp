@@ -16,8 +16,8 @@ namespace fs = std::filesystem;
 
 using test::runCli;
 
-using podscope::test::ScratchDir;
 using podscope::test::readFile;
+using podscope::test::ScratchDir;
 
 TEST(TraceCli, WritesAChromeTrace) {
     ScratchDir dir;
@@ -62,7 +62,8 @@ TEST(ReportCli, WritesTheReportDirectoryWithProgress) {
     EXPECT_NE(html.find("measured MLPerf"), std::string::npos);
 #ifdef PODSCOPE_WITH_CHARTS
     // The app's charts, drawn off-screen: an SVG and a 1600x1000 PNG each, and inline.
-    for (const char* name : {"strong-scaling", "weak-scaling", "breakdown", "batch"}) {
+    for (const char* name :
+         {"strong-scaling", "weak-scaling", "breakdown", "batch", "layers", "roofline"}) {
         SCOPED_TRACE(name);
         EXPECT_NE(readFile(out / (std::string(name) + ".svg")).find("<svg"), std::string::npos);
         const std::string png = readFile(out / (std::string(name) + ".png"));
@@ -97,10 +98,12 @@ TEST(ReportCli, AConfigurationNamingAPresetIsComparedWithItsMeasuredRun) {
     EXPECT_NE(readFile(out / "report.html").find("measured MLPerf"), std::string::npos);
     // A configuration of its own has no measured run to compare with.
     const auto plain = dir.path / "plain.json";
-    std::ofstream(plain) << R"({"workload": "resnet50", "framework": "tf", "chips": 16, "global_batch": 256})";
+    std::ofstream(plain)
+        << R"({"workload": "resnet50", "framework": "tf", "chips": 16, "global_batch": 256})";
     r = runCli({"report", "--config", plain.string(), "--out", (dir.path / "plain").string()});
     ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_EQ(readFile(dir.path / "plain" / "report.html").find("measured MLPerf"), std::string::npos);
+    EXPECT_EQ(readFile(dir.path / "plain" / "report.html").find("measured MLPerf"),
+              std::string::npos);
 }
 
 TEST(ReportCli, TraceAndReportCheckTheGlobalBatchAsSimulateDoes) {
@@ -108,7 +111,8 @@ TEST(ReportCli, TraceAndReportCheckTheGlobalBatchAsSimulateDoes) {
     for (const char* command : {"simulate", "trace", "report"}) {
         SCOPED_TRACE(command);
         const auto out = (dir.path / "out").string();
-        std::vector<std::string> args{command, "--preset", "mlperf07-resnet50-tf2-16", "--global-batch", "0"};
+        std::vector<std::string> args{command, "--preset", "mlperf07-resnet50-tf2-16",
+                                      "--global-batch", "0"};
         if (std::string(command) != "simulate") {
             args.insert(args.end(), {"--out", out});
         }

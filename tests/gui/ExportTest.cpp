@@ -293,7 +293,8 @@ private slots:
         QVERIFY(QFileInfo::exists(report + "/report.html"));
         QVERIFY(QFileInfo::exists(report + "/results.csv"));
         // The charts drawn on the UI thread between the off-thread sweeps and writes.
-        for (const QString name : {"strong-scaling", "weak-scaling", "breakdown", "batch"}) {
+        for (const QString name :
+             {"strong-scaling", "weak-scaling", "breakdown", "batch", "layers", "roofline"}) {
             QCOMPARE(QImage(report + "/" + name + ".png").size(), QSize(1600, 1000));
             QVERIFY(readAll(report + "/" + name + ".svg").contains("<svg"));
         }

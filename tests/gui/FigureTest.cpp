@@ -785,7 +785,8 @@ private slots:
             QVERIFY(QByteArray::fromStdString(f.svg).contains("<svg"));
             QVERIFY(!f.caption.empty());
         }
-        QCOMPARE(names, QStringList({"strong-scaling", "weak-scaling", "breakdown", "batch"}));
+        QCOMPARE(names, QStringList({"strong-scaling", "weak-scaling", "breakdown", "batch",
+                                     "layers", "roofline"}));
         // The report's strong-scaling figure is the app's chart for the same configuration.
         ThroughputChart app;
         app.setAnalysis(analyzeTraining(preset.scenario));
@@ -795,6 +796,18 @@ private slots:
             "PNG");
         const Difference d = compare(fromApp, fromReport, 0);
         QCOMPARE(d.differingShare, 0.0);
+        // So are its layer and roofline figures.
+        const TrainingAnalysis analysis = analyzeTraining(preset.scenario);
+        LayerTimeChart layers;
+        layers.setAnalysis(analysis);
+        RooflineChart roofline;
+        roofline.setAnalysis(analysis);
+        for (auto [view, index] : {std::pair<QChartView*, int>{&layers, 4}, {&roofline, 5}}) {
+            const auto& png = figures[static_cast<std::size_t>(index)].png;
+            const QImage drawn =
+                QImage::fromData(QByteArray(png.data(), static_cast<qsizetype>(png.size())), "PNG");
+            QCOMPARE(compare(render(*view, {1600, 1000}, 200), drawn, 0).differingShare, 0.0);
+        }
     }
 };
 

@@ -2,6 +2,8 @@
 
 #include "charts/BatchChart.hpp"
 #include "charts/BreakdownChart.hpp"
+#include "charts/LayerTimeChart.hpp"
+#include "charts/RooflineChart.hpp"
 #include "charts/ThroughputChart.hpp"
 #include "export/ChartExport.hpp"
 #include "export/OffscreenApplication.hpp"
@@ -62,6 +64,18 @@ std::vector<report::ReportFigure> drawReportFigures(const report::ReportData& da
         BatchChart chart;
         chart.setFigure(batch);
         figures.push_back(render(chart, "batch", title(batch), caption(batch)));
+    }
+    {
+        const LayersFigure layers = layersFigure(data);
+        LayerTimeChart chart;
+        chart.setFigure(layers);
+        figures.push_back(render(chart, "layers", title(layers), caption(layers)));
+    }
+    {
+        const RooflineFigure roofline = rooflineFigure(data);
+        RooflineChart chart;
+        chart.setFigure(roofline);
+        figures.push_back(render(chart, "roofline", title(roofline), caption(roofline)));
     }
     return figures;
 }

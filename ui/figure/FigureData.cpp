@@ -2,6 +2,8 @@
 
 #include "report/Report.hpp"
 #include "topology/TopologyPresets.hpp"
+#include "training/LayerTable.hpp"
+#include "training/StepPlan.hpp"
 #include "view/TrainingAnalysis.hpp"
 #include "workload/Workload.hpp"
 
@@ -53,7 +55,8 @@ std::string sliceText(double chips) {
         static const char* names = "XYZW";
         for (std::size_t d = 0; d < slice.dims.size(); ++d) {
             if (d) {
-                dims += 'x'; // appended apart: GCC 12 at -O3 reports a false -Wrestrict for "x" + string
+                dims += 'x'; // appended apart: GCC 12 at -O3 reports a false -Wrestrict for "x" +
+                             // string
             }
             dims += std::to_string(slice.dims[d]);
             if (d < slice.wrap.size() && slice.wrap[d]) {
@@ -122,7 +125,8 @@ std::string groupDigits(double value) {
     const auto whole = static_cast<long long>(std::llround(std::abs(value)));
     std::string digits = std::to_string(whole);
     for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) {
-        digits.insert(static_cast<std::size_t>(at), 1, ','); // one char, not a string: GCC 12's false -Wrestrict
+        digits.insert(static_cast<std::size_t>(at), 1,
+                      ','); // one char, not a string: GCC 12's false -Wrestrict
     }
     if (value < 0) {
         digits.insert(0, 1, '-');
@@ -243,8 +247,8 @@ std::string caption(const BatchFigure& figure) {
                 gibText(figure.refused.front().needsBytes) + " per core, which has " +
                 gibText(figure.hbmCapacityBytes);
         if (figure.refused.size() > 2) {
-            text += "; the sweep's larger batches up to " + groupDigits(figure.refused.back().batch) +
-                    " do not fit either";
+            text += "; the sweep's larger batches up to " +
+                    groupDigits(figure.refused.back().batch) + " do not fit either";
         }
         text += ".";
     }
@@ -316,8 +320,9 @@ LayerBars layerBars(const LayersFigure& figure, std::size_t maxBars) {
         return result;
     }
     // Slowest first; among equals (BERT's identical encoder layers), the model's order.
-    std::stable_sort(result.bars.begin(), result.bars.end(),
-                     [](const LayerGroup& a, const LayerGroup& b) { return a.seconds() > b.seconds(); });
+    std::stable_sort(
+        result.bars.begin(), result.bars.end(),
+        [](const LayerGroup& a, const LayerGroup& b) { return a.seconds() > b.seconds(); });
     // Sorted above without their counts: recount from the layers kept in each bar.
     LayerGroup rest;
     for (std::size_t i = maxBars - 1; i < result.bars.size(); ++i) {
@@ -366,14 +371,15 @@ std::string caption(const LayersFigure& figure) {
         backward += row.backwardS;
     }
     const LayerBars bars = layerBars(figure, kLayerBars);
-    std::string order = bars.sortedBySeconds
-                            ? "the " + std::to_string(bars.bars.size() - 1) + " slowest bars, "
-                              "slowest first, and the rest in one bar"
-                            : "in the model's order";
+    std::string order = bars.sortedBySeconds ? "the " + std::to_string(bars.bars.size() - 1) +
+                                                   " slowest bars, "
+                                                   "slowest first, and the rest in one bar"
+                                             : "in the model's order";
     for (std::size_t i = 0; i < bars.bars.size(); ++i) {
         if (bars.groupsPerBar[i] > 1 && bars.bars[i].name.find('-') != std::string::npos) {
             order += " (" + bars.bars[i].name + ": " + std::to_string(bars.groupsPerBar[i]) +
-                     " identical groups, " + fixed(bars.bars[i].seconds() * 1e3 / double(bars.groupsPerBar[i]), 2) +
+                     " identical groups, " +
+                     fixed(bars.bars[i].seconds() * 1e3 / double(bars.groupsPerBar[i]), 2) +
                      " ms each on average)";
             break; // the first such run explains the notation
         }
@@ -381,8 +387,8 @@ std::string caption(const LayersFigure& figure) {
     return "One core's time per training step in each group of consecutive layers of " +
            figure.workload + " (" + perCoreText(figure.examplesPerCore) + "), " + order +
            ": the forward pass and the backward pass (input and weight gradients) stacked. "
-           "In all, " + fixed(forward * 1e3, 2) + " ms forward and " +
-           fixed(backward * 1e3, 2) +
+           "In all, " +
+           fixed(forward * 1e3, 2) + " ms forward and " + fixed(backward * 1e3, 2) +
            " ms backward; each layer's kernels take the time of their slowest unit (MXU, HBM, "
            "vector or transcendental unit) plus a fixed cost per kernel. Hover a bar in the app "
            "for its layers; podscope-cli layers prints them all.";
@@ -416,9 +422,10 @@ std::string caption(const RooflineFigure& figure) {
         threeDigits(figure.hbmBytesPerS / 1e9) +
         " GB/s) times the intensity left of the ridge at " + threeDigits(ridge) +
         " FLOP/byte, and the MXUs right of it (the nominal " +
-        threeDigits(figure.peakFlops / 1e12) + " TFLOP/s, dashed, times the calibrated streaming "
-        "efficiency " + threeDigits(figure.mxuEfficiency) + " = " +
-        threeDigits(figure.mxuRoofFlops() / 1e12) +
+        threeDigits(figure.peakFlops / 1e12) +
+        " TFLOP/s, dashed, times the calibrated streaming "
+        "efficiency " +
+        threeDigits(figure.mxuEfficiency) + " = " + threeDigits(figure.mxuRoofFlops() / 1e12) +
         " TFLOP/s). Points are coloured by the unit that bound the layer's time; the gap below "
         "the roof is tile padding, the fixed cost of each kernel and the vector units.";
     if (left > 0) {
@@ -478,8 +485,8 @@ BatchFigure batchFigure(const TrainingAnalysis& analysis) {
 }
 
 LayersFigure layersFigure(const TrainingAnalysis& analysis) {
-    return {analysis.scenario.workload, analysis.result.chips,
-            analysis.result.plan.examplesPerCore, analysis.layers};
+    return {analysis.scenario.workload, analysis.result.chips, analysis.result.plan.examplesPerCore,
+            analysis.layers};
 }
 
 RooflineFigure rooflineFigure(const TrainingAnalysis& analysis) {
@@ -550,8 +557,8 @@ BatchFigure batchFigure(const report::ReportData& data) {
         if (!f.fastest || p.result->timeToTrainS < f.points[*f.fastest].timeToTrainS) {
             f.fastest = f.points.size();
         }
-        f.points.push_back({batch, p.result->timeToTrainS, p.result->epochs,
-                            p.result->extrapolated});
+        f.points.push_back(
+            {batch, p.result->timeToTrainS, p.result->epochs, p.result->extrapolated});
         if (p.globalBatch == data.scenario.globalBatch) {
             f.currentBatch = batch;
         }
@@ -562,6 +569,23 @@ BatchFigure batchFigure(const report::ReportData& data) {
         }
     }
     return f;
+}
+
+LayersFigure layersFigure(const report::ReportData& data) {
+    const StepPlan plan = buildStepPlan(data.scenario);
+    return {data.scenario.workload, data.result.chips, data.result.plan.examplesPerCore,
+            layerTable(plan)};
+}
+
+RooflineFigure rooflineFigure(const report::ReportData& data) {
+    const StepPlan plan = buildStepPlan(data.scenario);
+    return {data.scenario.workload,
+            data.result.chips,
+            data.result.plan.examplesPerCore,
+            layerTable(plan),
+            plan.core.peakFlops(),
+            plan.core.mxuEfficiency,
+            plan.core.hbmBps * plan.core.hbmEfficiency};
 }
 
 } // namespace podscope::ui

@@ -153,5 +153,8 @@ RooflineFigure rooflineFigure(const TrainingAnalysis& analysis);
 ScalingFigure strongScalingFigure(const report::ReportData& data);
 ScalingFigure weakScalingFigure(const report::ReportData& data);
 BatchFigure batchFigure(const report::ReportData& data);
+// The report's scenario's layer table and roofs, from its step plan (as the app's analysis).
+LayersFigure layersFigure(const report::ReportData& data);
+RooflineFigure rooflineFigure(const report::ReportData& data);
 
 } // namespace podscope::ui
