@@ -5,7 +5,9 @@
 #include "TextFormat.hpp"
 #include "common/InputError.hpp"
 #include "report/AtomicFile.hpp"
+#include "timeline/StepTimeline.hpp"
 #include "trace/StepTrace.hpp"
+#include "trace/TimelineTrace.hpp"
 #include "training/ScenarioJson.hpp"
 #include "training/StepModel.hpp"
 
@@ -22,8 +24,13 @@ CLI::App* addTraceCommand(CLI::App& app, TraceOptions& o) {
     cmd->add_option("--out", o.out,
                     "The trace file to write (JSON; open in ui.perfetto.dev or chrome://tracing)")
         ->required();
-    cmd->add_flag("--no-collective", o.noCollective,
-                  "Leave out the event-engine simulation of the gradient all-reduce (faster)");
+    auto* noCollective =
+        cmd->add_flag("--no-collective", o.noCollective,
+                      "Leave out the event-engine simulation of the gradient all-reduce (faster)");
+    cmd->add_flag("--step", o.step,
+                  "Write the step timeline of every chip instead (as podscope-cli timeline --out; "
+                  "its what-if flags are there)")
+        ->excludes(noCollective);
     cmd->add_option("--bins", o.bins, "Time bins of the link-utilisation counters (10 ... 2000)")
         ->check(wholeNumberFor<int>());
     return cmd;
@@ -38,6 +45,19 @@ void runTraceCommand(const TraceOptions& o, std::ostream& out, std::ostream& err
     }
     checkOutputFile(o.out, "out"); // before the collective's simulation
     const Scenario s = resolveScenario(o.scenario);
+    if (o.step) {
+        // The same file as podscope-cli timeline --out, without what-ifs (contention on).
+        const StepPlan plan = buildStepPlan(s);
+        err << "trace: simulating the step of " << formatCount(plan.topology.chipCount(), "chip")
+            << "...\n";
+        const StepTimeline t = simulateStepTimeline(s);
+        trace::TimelineTraceOptions options;
+        options.timeBins = o.bins;
+        const std::string text = trace::buildTimelineTrace(s, plan, t, options).dump();
+        report::writeFileAtomically(o.out, text, "out");
+        out << "Wrote " << o.out << " (" << text.size() / 1024 << " KiB)\n";
+        return;
+    }
     const TrainingResult r = simulateTraining(s);
     if (!o.noCollective) {
         err << "trace: simulating the gradient collective on " << formatCount(r.chips, "chip")

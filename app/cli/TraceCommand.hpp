@@ -17,6 +17,7 @@ struct TraceOptions {
     ScenarioChoice scenario;
     std::string out;
     bool noCollective = false;
+    bool step = false; // the step timeline of every chip instead of the analytic breakdown
     int bins = 200;
 };
 

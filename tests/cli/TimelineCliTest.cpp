@@ -67,7 +67,8 @@ TEST(TimelineCli, TextAndJsonSayTheSame) {
             // The activity's line names it, then its time (right-aligned in its column).
             const auto line = text.out.find("\n  " + name + "  ");
             ASSERT_NE(line, std::string::npos) << name << " not in:\n" << text.out;
-            const std::string rest = text.out.substr(line + 1, text.out.find('\n', line + 1) - line - 1);
+            const std::string rest =
+                text.out.substr(line + 1, text.out.find('\n', line + 1) - line - 1);
             EXPECT_NE(rest.find(" " + formatDuration(seconds) + "  "), std::string::npos) << rest;
         }
     }
@@ -103,6 +104,30 @@ TEST(TimelineCli, WritesAChromeTraceThatAgreesWithTheSummary) {
     EXPECT_EQ(trace.at("otherData").at("step_s"), summary.at("step_s"));
     EXPECT_EQ(trace.at("otherData").at("chips_shown"), nlohmann::json::array({0, 3, 200}));
     EXPECT_NE(trace.dump().find("\"evaluation pass\""), std::string::npos);
+}
+
+// podscope-cli trace --step writes the step timeline: the file timeline --out writes for the same
+// configuration, byte for byte, with per-layer spans and a process per chip shown.
+TEST(TimelineCli, TraceStepWritesTheTimelinesTrace) {
+    ScratchDir dir;
+    const auto fromTrace = (dir.path / "trace.json").string();
+    const auto fromTimeline = (dir.path / "timeline.json").string();
+    const std::vector<std::string> config = {
+        "--preset", "mlperf07-resnet50-tf-4096", "--chips", "128", "--bins", "50"};
+    const auto t = runCli(with(with({"trace", "--step"}, config), {"--out", fromTrace}));
+    ASSERT_EQ(t.status, 0) << t.err;
+    const auto l = runCli(with(with({"timeline"}, config), {"--out", fromTimeline}));
+    ASSERT_EQ(l.status, 0) << l.err;
+    const std::string written = readFile(fromTrace);
+    EXPECT_EQ(written, readFile(fromTimeline));
+    const auto trace = nlohmann::json::parse(written);
+    const auto counts = podscope::test::expectChromeTraceSchema(trace);
+    EXPECT_GE(counts.processes, 2); // chip 0 and all chips
+    EXPECT_NE(written.find("forward"), std::string::npos);
+    EXPECT_EQ(
+        runCli(with(with({"trace", "--step", "--no-collective"}, config), {"--out", fromTrace}))
+            .status,
+        2);
 }
 
 TEST(TimelineCli, BadFlagsExitTwoNamingTheFlagAndKeepTheOldFile) {
