@@ -1,4 +1,5 @@
 #include "CliRunner.hpp"
+#include "PngHeader.hpp"
 #include "ScratchDir.hpp"
 
 #include <cstdint>
@@ -67,15 +68,10 @@ TEST(ReportCli, WritesTheReportDirectoryWithProgress) {
         SCOPED_TRACE(name);
         EXPECT_NE(readFile(out / (std::string(name) + ".svg")).find("<svg"), std::string::npos);
         const std::string png = readFile(out / (std::string(name) + ".png"));
-        ASSERT_GT(png.size(), 24u);
-        EXPECT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n"));
-        const auto be32 = [&png](std::size_t at) {
-            return (unsigned(std::uint8_t(png[at])) << 24) |
-                   (unsigned(std::uint8_t(png[at + 1])) << 16) |
-                   (unsigned(std::uint8_t(png[at + 2])) << 8) | unsigned(std::uint8_t(png[at + 3]));
-        };
-        EXPECT_EQ(be32(16), 1600u); // IHDR width
-        EXPECT_EQ(be32(20), 1000u); // IHDR height
+        const auto size = podscope::test::pngSize(png);
+        ASSERT_TRUE(size) << "not a PNG";
+        EXPECT_EQ(size->width, 1600u);
+        EXPECT_EQ(size->height, 1000u);
         EXPECT_NE(html.find("<figure id=\"figure-" + std::string(name) + "\">"), std::string::npos);
     }
     EXPECT_NE(html.find("Weak scaling: throughput against chips"), std::string::npos);

@@ -1,6 +1,7 @@
 // podscope-cli tune (issue 14): output formats, --out written atomically, and the problems it
 // refuses with exit status 2 and the name of the problem.
 #include "CliRunner.hpp"
+#include "PngHeader.hpp"
 #include "ScratchDir.hpp"
 
 #include <algorithm>
@@ -101,15 +102,10 @@ TEST(TuneCli, ChartDrawsTheFrontOrIsRefusedBeforeTheSearch) {
 #ifdef PODSCOPE_WITH_CHARTS
     ASSERT_EQ(r.status, 0) << r.err;
     const std::string image = podscope::test::readFile(png);
-    ASSERT_GT(image.size(), 24u);
-    EXPECT_EQ(image.substr(0, 8), std::string("\x89PNG\r\n\x1a\n"));
-    const auto be32 = [&image](std::size_t at) {
-        return (unsigned(std::uint8_t(image[at])) << 24) |
-               (unsigned(std::uint8_t(image[at + 1])) << 16) |
-               (unsigned(std::uint8_t(image[at + 2])) << 8) | unsigned(std::uint8_t(image[at + 3]));
-    };
-    EXPECT_EQ(be32(16), 1600u); // IHDR width
-    EXPECT_EQ(be32(20), 1000u); // IHDR height
+    const auto size = podscope::test::pngSize(image);
+    ASSERT_TRUE(size) << "not a PNG";
+    EXPECT_EQ(size->width, 1600u);
+    EXPECT_EQ(size->height, 1000u);
     const auto vector =
         runCli(smallTune({"--top", "2", "--pareto", "chip-seconds", "--chart", svg}));
     ASSERT_EQ(vector.status, 0) << vector.err;
