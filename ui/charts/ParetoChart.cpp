@@ -157,7 +157,8 @@ void ParetoChart::setFigure(const ParetoFigure& figure) {
                                .arg(QString::fromStdString(figure.objective).replace('-', ' ')));
     frame_->setTitle(QString::fromStdString(title(figure)),
                      QString::fromStdString(subtitle(figure)));
-    setSelected(selected_);
+    // An index of the previous search names another configuration in this one.
+    setSelected(std::nullopt);
 }
 
 void ParetoChart::setSelected(std::optional<std::uint64_t> index) {

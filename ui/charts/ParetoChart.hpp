@@ -22,6 +22,7 @@ class ParetoChart : public QChartView {
     Q_OBJECT
 public:
     explicit ParetoChart(QWidget* parent = nullptr);
+    // Clears the ring: indices belong to one search.
     void setFigure(const ParetoFigure& figure);
     const ParetoFigure& figure() const { return figure_; }
     // Rings the configuration with this index (a listed one or a point of the front); none
