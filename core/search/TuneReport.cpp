@@ -62,7 +62,8 @@ std::string partAmount(Objective objective, double value) {
 
 std::string whyBeats(const RankedConfiguration& a, const RankedConfiguration& b, int nextRank,
                      Objective objective) {
-    std::string next(1, '#'); // appended apart: GCC 12 at -O3 reports a false -Wrestrict for "#" + string
+    std::string next(
+        1, '#'); // appended apart: GCC 12 at -O3 reports a false -Wrestrict for "#" + string
     next += std::to_string(nextRank);
     if (a.score == b.score) {
         return "ties with " + next + "; listed first by its place in the enumeration";
@@ -248,7 +249,8 @@ TuneReport buildTuneReport(const SearchSpace& space, const SearchTally& tally,
     }
     for (const Candidate& c : front) {
         report.front.push_back({c.index, space.settings(c.index), c.chips, c.timeToTrainS,
-                                c.chipSeconds(), c.throughputExamplesPerS});
+                                c.chipSeconds(), c.throughputExamplesPerS,
+                                space.scenario(space.configuration(c.index))});
     }
     return report;
 }

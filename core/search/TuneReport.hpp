@@ -52,6 +52,7 @@ struct FrontPoint {
     double timeToTrainS = 0;
     double chipSeconds = 0;
     double throughputExamplesPerS = 0;
+    Scenario scenario; // to load it, as a listed row's
 };
 
 struct TuneReport {

@@ -195,6 +195,32 @@ private slots:
                  last);
         QCOMPARE(chart.selected().value(), last);
 
+        // A point of the front that the table does not list (the smallest slice): ringed, the
+        // table's selection cleared, and Apply loads it as one undoable change.
+        const search::FrontPoint& cheapest = report.front.front();
+        QVERIFY(std::ranges::none_of(report.top, [&](const search::RankedConfiguration& r) {
+            return r.index == cheapest.index;
+        }));
+        emit chart.configurationClicked(cheapest.index);
+        QVERIFY(!dialog.table()->selectionModel()->hasSelection());
+        QCOMPARE(chart.selected().value(), cheapest.index);
+        QCOMPARE(chart.selectedSeries()->at(0), chart.frontSeries()->at(0));
+        const Scenario unchanged = document.scenario();
+        QVERIFY(dialog.applySelected());
+        QVERIFY(sameScenario(document.scenario(), cheapest.scenario));
+        QCOMPARE(simulateTraining(document.scenario()).chips, cheapest.chips);
+        QCOMPARE(simulateTraining(document.scenario()).timeToTrainS, cheapest.timeToTrainS);
+        document.undoStack()->undo();
+        QVERIFY(sameScenario(document.scenario(), unchanged));
+        // Selecting a row again takes the ring back to the row.
+        dialog.table()->selectRow(0);
+        QCOMPARE(
+            chart.selected().value(),
+            dialog.results()
+                ->configuration(
+                    dialog.sortedResults()->mapToSource(dialog.sortedResults()->index(0, 0)).row())
+                .index);
+
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         for (const char* name : {"pareto.png", "pareto.svg", "pareto.pdf"}) {

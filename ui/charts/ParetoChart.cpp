@@ -77,11 +77,14 @@ ParetoChart::ParetoChart(QWidget* parent)
                         .arg(QString::fromStdString(search::formatSeconds(point->timeToTrainS))));
             });
     }
-    connect(listed_, &QXYSeries::clicked, this, [this](const QPointF& position) {
-        if (const ParetoFigure::Point* point = nearest(position, true)) {
-            emit configurationClicked(point->index);
-        }
-    });
+    for (QXYSeries* series : {static_cast<QXYSeries*>(front_), static_cast<QXYSeries*>(listed_)}) {
+        const bool listedOnly = series == listed_;
+        connect(series, &QXYSeries::clicked, this, [this, listedOnly](const QPointF& position) {
+            if (const ParetoFigure::Point* point = nearest(position, listedOnly)) {
+                emit configurationClicked(point->index);
+            }
+        });
+    }
     setFigure({});
 }
 

@@ -17,7 +17,7 @@ class FigureFrame;
 // The search's Pareto front (figure/ParetoFigure.hpp): time to train against chips (a log2
 // axis) or chip-seconds, the front as a line through its points, the configurations the table
 // lists as markers of another shape, and the table's selected row ringed. Hovering a marker
-// names its settings; clicking a listed configuration reports its index.
+// names its settings; clicking one (of the front or the list) reports its index.
 class ParetoChart : public QChartView {
     Q_OBJECT
 public:
@@ -41,7 +41,7 @@ public:
     const FigureFrame& frame() const { return *frame_; }
 
 signals:
-    // A listed configuration's marker was clicked.
+    // A marker of the front or of the listed configurations was clicked.
     void configurationClicked(std::uint64_t index);
 
 private:

@@ -254,6 +254,7 @@ void TuneDialog::finish() {
         status_->setText(tr("Search failed: %1").arg(outcome.error));
     } else {
         const search::TuneReport& report = *outcome.report;
+        frontChoice_.reset();
         results_->setReport(report);
         chart_->setFigure(paretoFigure(report));
         const auto covered = static_cast<qulonglong>(report.evaluated + report.skipped.total());
@@ -275,7 +276,8 @@ void TuneDialog::finish() {
             text += tr(" The timeline reorders %n row(s).", nullptr,
                        static_cast<int>(report.orderChanges.size()));
         }
-        summary_ = text + tr(" Select a row and Apply to load it (undoable).");
+        summary_ = text + tr(" Select a row, or click a point of the front on the chart, and "
+                             "Apply to load it (undoable).");
         status_->setText(summary_);
         if (results_->rowCount() > 0) {
             table_->selectRow(sorted_->mapFromSource(results_->index(0, 0)).row());
@@ -287,6 +289,17 @@ void TuneDialog::finish() {
 
 bool TuneDialog::applySelected() {
     const QModelIndexList rows = table_->selectionModel()->selectedRows();
+    if (rows.isEmpty() && frontChoice_) {
+        const auto& front = results_->report().front;
+        const auto point = std::ranges::find(front, *frontChoice_, &search::FrontPoint::index);
+        if (point == front.end()) {
+            return false;
+        }
+        document_.edit(
+            point->scenario,
+            tr("Pareto front: fastest on %L1 chips").arg(static_cast<qlonglong>(point->chips)));
+        return true;
+    }
     if (rows.isEmpty()) {
         return false;
     }
@@ -303,7 +316,7 @@ bool TuneDialog::applySelected() {
 void TuneDialog::updateButtons() {
     run_->setEnabled(!busy());
     cancel_->setEnabled(busy());
-    apply_->setEnabled(!busy() && table_->selectionModel()->hasSelection());
+    apply_->setEnabled(!busy() && (table_->selectionModel()->hasSelection() || frontChoice_));
     exportChart_->setEnabled(!chart_->figure().front.empty());
     for (QComboBox* box : {model_, chips_, objective_, fidelity_}) {
         box->setEnabled(!busy());
@@ -313,9 +326,10 @@ void TuneDialog::updateButtons() {
 void TuneDialog::showSelectionOnChart() {
     const QModelIndexList rows = table_->selectionModel()->selectedRows();
     if (rows.isEmpty()) {
-        chart_->setSelected(std::nullopt);
+        chart_->setSelected(frontChoice_);
         return;
     }
+    frontChoice_.reset();
     chart_->setSelected(results_->configuration(sorted_->mapToSource(rows.front()).row()).index);
 }
 
@@ -326,6 +340,11 @@ void TuneDialog::selectConfiguration(std::uint64_t index) {
             return;
         }
     }
+    // A point of the front that the table does not list: ringed on the chart, for Apply.
+    frontChoice_ = index;
+    table_->clearSelection();
+    chart_->setSelected(index);
+    updateButtons();
 }
 
 QString TuneDialog::exportParetoChart(const QString& path, QSize pixels, int dpi) const {

@@ -7,6 +7,7 @@
 #include <QTimer>
 #include <atomic>
 #include <memory>
+#include <optional>
 
 class QComboBox;
 class QLabel;
@@ -37,7 +38,8 @@ public:
     void run();
     // Stops the search after the step plans under way; the table shows what it found.
     void cancel();
-    // Loads the selected row's scenario into the document (one undo step); false without one.
+    // Loads the selected row's scenario, or the point of the Pareto front clicked on the chart,
+    // into the document (one undo step); false without either.
     bool applySelected();
     bool busy() const { return watcher_ != nullptr; }
     // Writes the Pareto chart as it shows now (with the selected row ringed) to `path` (.png,
@@ -87,6 +89,8 @@ private:
     std::shared_ptr<std::atomic<std::uint64_t>> done_;
     std::uint64_t total_ = 0;
     QString summary_; // what the last search found, kept when an export adds its line
+    // A point of the front clicked on the chart that the table does not list (its index).
+    std::optional<std::uint64_t> frontChoice_;
 };
 
 } // namespace podscope::ui
