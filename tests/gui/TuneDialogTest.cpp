@@ -18,6 +18,7 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineSeries>
+#include <QLocale>
 #include <QScatterSeries>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -95,6 +96,17 @@ private slots:
         const auto times = columnValues(proxy, TuneResultsModel::kTimeToTrainColumn);
         QVERIFY(std::is_sorted(times.rbegin(), times.rend()));
         QCOMPARE(times.front(), std::ranges::max(times));
+        // Chips and batches read as the locale writes numbers, right-aligned; words left.
+        const QModelIndex chipsCell =
+            model.index(0, TuneResultsModel::kFirstSettingColumn + search::kChips);
+        QCOMPARE(chipsCell.data().toString(),
+                 QLocale().toString(chipsCell.data(Qt::UserRole).toLongLong()));
+        QCOMPARE(chipsCell.data(Qt::TextAlignmentRole).toInt() & Qt::AlignRight, Qt::AlignRight);
+        const QModelIndex precisionCell =
+            model.index(0, TuneResultsModel::kFirstSettingColumn + search::kPrecision);
+        QCOMPARE(precisionCell.data(Qt::TextAlignmentRole).toInt() & Qt::AlignLeft, Qt::AlignLeft);
+        QCOMPARE(precisionCell.data().toString(),
+                 QString::fromStdString(model.configuration(0).settings[search::kPrecision]));
         // Each row shows the analytic result of its configuration.
         for (int row = 0; row < model.rowCount(); ++row) {
             const auto& r = model.configuration(row);

@@ -66,8 +66,10 @@ QVariant TuneResultsModel::data(const QModelIndex& index, int role) const {
         return sortValue(row, column);
     }
     if (role == Qt::TextAlignmentRole) {
-        return column < kFirstSettingColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
-                                            : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+        // Numbers (the results, chips, batches, chunks) right-aligned; words left.
+        return column < kFirstSettingColumn || sortValue(row, column).typeId() == QMetaType::Double
+                   ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                   : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
     }
     const auto& r = configuration(row);
     if (role == Qt::ToolTipRole) {
@@ -94,8 +96,12 @@ QVariant TuneResultsModel::data(const QModelIndex& index, int role) const {
     if (column == kRankColumn) {
         return row + 1;
     }
-    return QString::fromStdString(
-        r.settings[static_cast<std::size_t>(column - kFirstSettingColumn)]);
+    // Whole numbers as the locale writes them (4,096 chips, a batch of 65,536).
+    const QString text =
+        QString::fromStdString(r.settings[static_cast<std::size_t>(column - kFirstSettingColumn)]);
+    bool whole = false;
+    const qlonglong number = text.toLongLong(&whole);
+    return whole ? locale.toString(number) : text;
 }
 
 QVariant TuneResultsModel::headerData(int section, Qt::Orientation orientation, int role) const {
