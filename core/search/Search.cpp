@@ -1,14 +1,13 @@
 #include "search/Search.hpp"
 
 #include "common/InputError.hpp"
+#include "common/Workers.hpp"
 #include "training/ExchangeTimer.hpp"
 #include "training/StepModel.hpp"
 #include "training/StepPlan.hpp"
 
 #include <algorithm>
-#include <exception>
 #include <optional>
-#include <thread>
 #include <vector>
 
 namespace podscope::search {
@@ -149,38 +148,19 @@ SearchTally runSearch(const SearchSpace& space, const SearchOptions& options) {
     const std::uint64_t plans = space.planCount();
     std::atomic<std::uint64_t> next{0}; // this rank's plans, counted from 0
     std::vector<SearchTally> tallies(static_cast<std::size_t>(threads), SearchTally(options.keep));
-    std::vector<std::exception_ptr> failures(static_cast<std::size_t>(threads));
-    std::atomic<bool> failed{false};
-    const auto work = [&](std::size_t worker) {
-        try {
-            PlanEvaluator evaluator(space, options, tallies[worker]);
-            while (!failed.load() && !(options.cancel && options.cancel->load())) {
-                const std::uint64_t plan = next.fetch_add(1) * ranks + rank;
-                if (plan >= plans) {
-                    return;
-                }
-                evaluator.run(plan);
-                if (options.progress) {
-                    options.progress->fetch_add(space.configurationsPerPlan());
-                }
+    runWorkers(threads, [&](std::size_t worker, const std::atomic<bool>& failed) {
+        PlanEvaluator evaluator(space, options, tallies[worker]);
+        while (!failed.load() && !(options.cancel && options.cancel->load())) {
+            const std::uint64_t plan = next.fetch_add(1) * ranks + rank;
+            if (plan >= plans) {
+                return;
             }
-        } catch (...) {
-            failures[worker] = std::current_exception();
-            failed = true;
+            evaluator.run(plan);
+            if (options.progress) {
+                options.progress->fetch_add(space.configurationsPerPlan());
+            }
         }
-    };
-    {
-        std::vector<std::jthread> pool;
-        for (std::size_t t = 1; t < tallies.size(); ++t) {
-            pool.emplace_back(work, t);
-        }
-        work(0);
-    }
-    for (const auto& failure : failures) {
-        if (failure) {
-            std::rethrow_exception(failure);
-        }
-    }
+    });
     for (std::size_t t = 1; t < tallies.size(); ++t) {
         tallies.front().merge(tallies[t]);
     }

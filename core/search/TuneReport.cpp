@@ -1,15 +1,14 @@
 #include "search/TuneReport.hpp"
 
 #include "common/InputError.hpp"
+#include "common/Workers.hpp"
 #include "timeline/StepTimeline.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <exception>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <thread>
 #include <tuple>
 
 namespace podscope::search {
@@ -95,45 +94,29 @@ std::string whyBeats(const RankedConfiguration& a, const RankedConfiguration& b,
 // Runs the step timeline of each row on `threads` threads; rows are independent.
 void confirmWithTimeline(std::vector<RankedConfiguration>& rows, int threads) {
     std::atomic<std::size_t> next{0};
-    std::vector<std::exception_ptr> failures(static_cast<std::size_t>(std::max(threads, 1)));
-    const auto work = [&](std::size_t worker) {
-        try {
-            for (std::size_t i = next.fetch_add(1); i < rows.size(); i = next.fetch_add(1)) {
-                RankedConfiguration& row = rows[i];
-                std::optional<StepTimeline> run;
-                try {
-                    run = simulateStepTimeline(row.scenario);
-                } catch (const InputError& e) {
-                    // Too large for the event engine (ring steps times chunks): ranked as analytic.
-                    row.timelineDifference = std::string("not confirmed: ") + e.what();
-                    row.timelineStepS = row.result.trainStepS;
-                    row.timelineTimeToTrainS = row.result.timeToTrainS;
-                    continue;
-                }
-                const StepTimeline& timeline = *run;
-                row.confirmed = true;
-                row.timelineStepS = timeline.stepS;
-                row.timelineTimeToTrainS =
-                    row.result.timeToTrainS + static_cast<double>(row.result.steps) *
-                                                  (timeline.stepS - row.result.trainStepS);
-                row.timelineDifference = timeline.difference;
+    runWorkers(threads, [&](std::size_t, const std::atomic<bool>& failed) {
+        for (std::size_t i = next.fetch_add(1); i < rows.size() && !failed.load();
+             i = next.fetch_add(1)) {
+            RankedConfiguration& row = rows[i];
+            std::optional<StepTimeline> run;
+            try {
+                run = simulateStepTimeline(row.scenario);
+            } catch (const InputError& e) {
+                // Too large for the event engine (ring steps times chunks): ranked as analytic.
+                row.timelineDifference = std::string("not confirmed: ") + e.what();
+                row.timelineStepS = row.result.trainStepS;
+                row.timelineTimeToTrainS = row.result.timeToTrainS;
+                continue;
             }
-        } catch (...) {
-            failures[worker] = std::current_exception();
+            const StepTimeline& timeline = *run;
+            row.confirmed = true;
+            row.timelineStepS = timeline.stepS;
+            row.timelineTimeToTrainS =
+                row.result.timeToTrainS +
+                static_cast<double>(row.result.steps) * (timeline.stepS - row.result.trainStepS);
+            row.timelineDifference = timeline.difference;
         }
-    };
-    {
-        std::vector<std::jthread> pool;
-        for (std::size_t t = 1; t < failures.size(); ++t) {
-            pool.emplace_back(work, t);
-        }
-        work(0);
-    }
-    for (const auto& failure : failures) {
-        if (failure) {
-            std::rethrow_exception(failure);
-        }
-    }
+    });
 }
 
 nlohmann::json settingsJson(const std::array<std::string, kDimensionCount>& settings) {

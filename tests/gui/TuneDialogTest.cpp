@@ -186,6 +186,10 @@ private slots:
                          1) < 1e-9);
         }
 
+        // Off the markers, the chart's tooltip is the figure's caption.
+        QCOMPARE(chart.toolTip(), QString::fromStdString(caption(chart.figure())));
+        QVERIFY(chart.toolTip().contains("buys the least"));
+
         // The selected row (the first, after the search) is ringed where its marker is.
         QCOMPARE(chart.selectedSeries()->count(), 1);
         QCOMPARE(chart.selected().value(), report.top.front().index);

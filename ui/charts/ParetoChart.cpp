@@ -160,6 +160,8 @@ void ParetoChart::setFigure(const ParetoFigure& figure) {
                                .arg(QString::fromStdString(figure.objective).replace('-', ' ')));
     frame_->setTitle(QString::fromStdString(title(figure)),
                      QString::fromStdString(subtitle(figure)));
+    // What the front says (where it stops paying), for a pointer resting off the markers.
+    setToolTip(figure.front.empty() ? QString() : QString::fromStdString(caption(figure)));
     // An index of the previous search names another configuration in this one.
     setSelected(std::nullopt);
 }

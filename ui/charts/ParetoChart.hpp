@@ -17,7 +17,8 @@ class FigureFrame;
 // The search's Pareto front (figure/ParetoFigure.hpp): time to train against chips (a log2
 // axis) or chip-seconds, the front as a line through its points, the configurations the table
 // lists as markers of another shape, and the table's selected row ringed. Hovering a marker
-// names its settings; clicking one (of the front or the list) reports its index.
+// names its settings; clicking one (of the front or the list) reports its index. Elsewhere on the
+// chart, the tooltip is the figure's caption.
 class ParetoChart : public QChartView {
     Q_OBJECT
 public:

@@ -11,6 +11,7 @@
 #include "widgets/TuneResultsModel.hpp"
 #include "workload/Workload.hpp"
 
+#include <QApplication>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -359,8 +360,10 @@ void TuneDialog::exportParetoChartInteractively() {
     if (!request) {
         return;
     }
+    QApplication::setOverrideCursor(Qt::WaitCursor); // laid out and drawn anew: a moment
     const QString problem =
         exportParetoChart(request->path, request->size.pixels, request->size.dpi);
+    QApplication::restoreOverrideCursor();
     if (!problem.isEmpty()) {
         QMessageBox::warning(this, tr("Cannot export"), problem);
     } else {
