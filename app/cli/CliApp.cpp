@@ -6,6 +6,7 @@
 #include "ParseErrorText.hpp"
 #include "PresetsCommand.hpp"
 #include "ReportCommand.hpp"
+#include "SettingsCommand.hpp"
 #include "SimulateCommand.hpp"
 #include "SweepCommand.hpp"
 #include "TimelineCommand.hpp"
@@ -28,6 +29,8 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
     auto* collectiveCmd = addCollectiveCommand(app, collective);
     PresetsOptions presets;
     auto* presetsCmd = addPresetsCommand(app, presets);
+    SettingsOptions settings;
+    auto* settingsCmd = addSettingsCommand(app, settings);
     SimulateOptions simulate;
     auto* simulateCmd = addSimulateCommand(app, simulate);
     SweepOptions sweep;
@@ -70,6 +73,8 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
             runCollectiveCommand(collective, out);
         } else if (presetsCmd->parsed()) {
             runPresetsCommand(presets, out);
+        } else if (settingsCmd->parsed()) {
+            runSettingsCommand(settings, out);
         } else if (simulateCmd->parsed()) {
             runSimulateCommand(simulate, out);
         } else if (sweepCmd->parsed()) {

@@ -2,9 +2,10 @@
 
 #include "training/Scenario.hpp"
 
-#include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -12,47 +13,40 @@ class App;
 
 namespace podscope::cli {
 
-// Where a scenario comes from (--preset or --config) and the flags that override it; shared by
-// `simulate` and `sweep`.
+// Where a scenario comes from: --preset or --config.
 struct ScenarioSource {
     std::optional<std::string> preset;
     std::optional<std::string> config;
 };
 
-struct ScenarioOverrides {
-    std::optional<std::string> topology;
-    std::optional<std::string> wrap;
-    std::optional<int> modelParallel;
-    std::optional<std::string> framework;
-    std::optional<std::string> wus;
-    std::optional<double> linkBwGBps;
-    std::optional<std::string> decodedCache;
+// The scenario flags (one per setting of scenarioSettings() with a flag) as typed, in the
+// table's order; checked and applied by the core (settings/SettingFlags.hpp), as podscope does.
+struct SettingFlagTexts {
+    std::vector<std::optional<std::string>> texts;
 };
 
-// One training configuration as `simulate`, `trace` and `report` take it: a source, a standard
-// slice and a global batch, and the overrides.
+// One training configuration as `simulate`, `trace`, `layers`, `timeline` and `report` take it.
 struct ScenarioChoice {
     ScenarioSource source;
-    ScenarioOverrides overrides;
-    std::optional<std::int64_t> chips;
-    std::optional<std::int64_t> globalBatch;
+    SettingFlagTexts settings;
 };
 
 void addScenarioSourceOptions(CLI::App& cmd, ScenarioSource& source);
-void addScenarioOverrideOptions(CLI::App& cmd, ScenarioOverrides& overrides);
-// --preset/--config, --chips, --global-batch and the overrides.
+// An option per setting with a flag, but those whose keys are in `except` (sweep takes lists of
+// chips and of global batches instead).
+void addSettingOptions(CLI::App& cmd, SettingFlagTexts& settings,
+                       const std::vector<std::string_view>& except = {});
+// --preset/--config and every scenario flag.
 void addScenarioChoiceOptions(CLI::App& cmd, ScenarioChoice& choice);
-// The source, then --chips, --global-batch and the overrides; InputError naming the flag.
+
+// The flags checked, then the source loaded and the flags applied; InputError naming the flag.
+Scenario resolveScenario(const ScenarioSource& source, const SettingFlagTexts& settings);
 Scenario resolveScenario(const ScenarioChoice& choice);
 
 // Exactly one of --preset and --config; InputError otherwise.
 Scenario loadScenario(const ScenarioSource& source);
-void applyOverrides(const ScenarioOverrides& overrides, Scenario& scenario);
 // The MLPerf preset the scenario starts from: --preset, or the "preset" key of the --config
 // file (call after loadScenario has accepted the file).
 std::optional<std::string> startingPreset(const ScenarioSource& source);
-
-// "on"/"off" (also true/false, yes/no); InputError naming `field`.
-bool parseOnOff(const std::string& text, const std::string& field);
 
 } // namespace podscope::cli

@@ -4,6 +4,8 @@
 #include "TextFormat.hpp"
 #include "common/InputError.hpp"
 #include "common/Limits.hpp"
+#include "settings/ScenarioSettings.hpp"
+#include "settings/SettingValue.hpp"
 #include "training/ScenarioJson.hpp"
 #include "training/StepModel.hpp"
 #include "training/TrainingJson.hpp"
@@ -29,7 +31,7 @@ CLI::App* addSweepCommand(CLI::App& app, SweepOptions& o) {
                     "Global batches, e.g. 4096,65536 (default: the scenario's)")
         ->delimiter(',')
         ->check(wholeNumberFor<std::int64_t>());
-    addScenarioOverrideOptions(*cmd, o.overrides);
+    addSettingOptions(*cmd, o.settings, {"chips", "global_batch"});
     auto* csv = cmd->add_flag("--csv", o.csv, "Print CSV");
     cmd->add_flag("--json", o.json, "Print a JSON array")->excludes(csv);
     return cmd;
@@ -68,8 +70,7 @@ std::string csvNumber(double v) {
 } // namespace
 
 void runSweepCommand(const SweepOptions& o, std::ostream& out) {
-    Scenario base = loadScenario(o.source);
-    applyOverrides(o.overrides, base);
+    const Scenario base = resolveScenario(o.source, o.settings);
     if (o.chips.empty()) {
         throw InputError("chips", "give at least one chip count");
     }
@@ -80,9 +81,9 @@ void runSweepCommand(const SweepOptions& o, std::ostream& out) {
     }
     // A batch that no chip count can use is a typo, not a row of the table.
     for (const auto batch : o.globalBatches) {
-        if (batch < 1 || batch > limits::kMaxGlobalBatch) {
-            throw InputError("global-batch", std::to_string(batch) + " must be between 1 and " +
-                                                 std::to_string(limits::kMaxGlobalBatch));
+        const std::string problem = problemWithValue(*findSetting("global_batch"), batch);
+        if (!problem.empty()) {
+            throw InputError("global-batch", std::to_string(batch) + " " + problem);
         }
     }
     const std::vector<std::int64_t> batches =

@@ -14,7 +14,7 @@ namespace podscope::cli {
 
 struct SweepOptions {
     ScenarioSource source;
-    ScenarioOverrides overrides;
+    SettingFlagTexts settings; // all but chips and global_batch, which are lists here
     std::vector<std::int64_t> chips;
     std::vector<std::int64_t> globalBatches; // empty: the scenario's
     bool csv = false;

@@ -23,11 +23,6 @@ CLI::App* addTimelineCommand(CLI::App& app, TimelineCommandOptions& o) {
         "Simulate every chip through one training step (and what-ifs); optionally write it as a "
         "Chrome trace for Perfetto");
     addScenarioChoiceOptions(*cmd, o.scenario);
-    cmd->add_option("--overlap", o.overlap,
-                    "When the gradient sum starts: after-backward, or bucketed (buckets as the "
-                    "backward pass makes gradients ready, sharing the links)");
-    cmd->add_option("--bucket-mib", o.bucketMiB, "Gradient bytes per chip in one bucket (MiB)")
-        ->check(realNumber());
     cmd->add_option("--slow-chip", o.slowChip,
                     "What-if: this chip computes --slow-factor times slower")
         ->check(wholeNumberFor<std::int64_t>());
@@ -198,16 +193,7 @@ void runTimelineCommand(const TimelineCommandOptions& o, std::ostream& out, std:
     if (o.out) {
         checkOutputFile(*o.out, "out"); // before the simulation
     }
-    Scenario s = resolveScenario(o.scenario);
-    if (o.overlap) {
-        s.gradient.overlap = parseGradientOverlap(*o.overlap, "overlap");
-    }
-    if (o.bucketMiB) {
-        if (!(*o.bucketMiB > 0 && *o.bucketMiB <= 65536)) {
-            throw InputError("bucket-mib", "must be between 0 and 65536 MiB");
-        }
-        s.gradient.bucketMiB = *o.bucketMiB;
-    }
+    const Scenario s = resolveScenario(o.scenario);
     const StepPlan plan = buildStepPlan(s);
     const std::int64_t chips = plan.topology.chipCount();
     if (o.slowChip) {

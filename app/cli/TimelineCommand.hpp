@@ -16,8 +16,6 @@ namespace podscope::cli {
 
 struct TimelineCommandOptions {
     ScenarioChoice scenario;
-    std::optional<std::string> overlap;
-    std::optional<double> bucketMiB;
     std::optional<std::int64_t> slowChip;
     std::optional<std::int64_t> slowHost;
     std::optional<double> slowFactor;

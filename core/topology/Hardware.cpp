@@ -4,6 +4,7 @@
 #include "common/Units.hpp"
 #include "resources/BundledResources.hpp"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 namespace podscope {
@@ -28,6 +29,22 @@ Hardware loadHardware(const std::string& name) {
     hw.hostChipBlock = json.at("host_chip_block").at("value").get<std::vector<int>>();
     hw.podDims = json.at("pod_dims").at("value").get<std::vector<int>>();
     return hw;
+}
+
+std::vector<std::string> hardwareNames() {
+    const std::string prefix = "hardware/";
+    const auto files = resources::list(prefix);
+    auto bundled = [&](const std::string& path) {
+        return std::find(files.begin(), files.end(), path) != files.end();
+    };
+    std::vector<std::string> names;
+    for (const auto& path : files) {
+        const std::string stem = path.substr(prefix.size(), path.size() - prefix.size() - 5);
+        if (bundled(prefix + stem + "-core.json") && bundled(prefix + stem + "-calibration.json")) {
+            names.push_back(stem);
+        }
+    }
+    return names;
 }
 
 } // namespace podscope

@@ -20,4 +20,8 @@ struct Hardware {
 // Loads a bundled hardware description; throws InputError for an unknown name.
 Hardware loadHardware(const std::string& name);
 
+// The bundled machines: each a chip (resources/hardware/NAME.json) with its core model and
+// calibration beside it (NAME-core.json, NAME-calibration.json).
+std::vector<std::string> hardwareNames();
+
 } // namespace podscope

@@ -4,7 +4,8 @@
 #include "common/Limits.hpp"
 #include "common/TextFile.hpp"
 #include "topology/TopologyPresets.hpp"
-#include "training/Framework.hpp"
+#include "settings/ScenarioSettings.hpp"
+#include "settings/SettingValue.hpp"
 #include "training/Presets.hpp"
 
 #include <algorithm>
@@ -12,7 +13,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <limits>
+#include <map>
 #include <set>
 #include <sstream>
 #include <unistd.h>
@@ -35,6 +36,7 @@ std::string lineOf(const std::string& text, const std::string& key) {
     return " (line " + std::to_string(line) + ")";
 }
 
+// Names fields and lines in messages about one object of a configuration.
 struct Reader {
     const json& object;
     std::string prefix; // "gradient." for nested objects
@@ -42,9 +44,10 @@ struct Reader {
     const std::string& origin;
 
     std::string field(const std::string& key) const { return prefix + key; }
+    std::string where(const std::string& key) const { return lineOf(text, key) + " in " + origin; }
 
     [[noreturn]] void fail(const std::string& key, const std::string& problem) const {
-        throw InputError(field(key), problem + lineOf(text, key) + " in " + origin);
+        throw InputError(field(key), problem + where(key));
     }
 
     void checkKeys(const std::set<std::string>& known) const {
@@ -62,70 +65,33 @@ struct Reader {
             }
         }
     }
-    bool has(const std::string& key) const { return object.contains(key); }
-    std::string str(const std::string& key) const {
-        const auto& v = object.at(key);
-        if (!v.is_string()) {
-            fail(key, "must be a string");
-        }
-        return v.get<std::string>();
-    }
-    bool boolean(const std::string& key) const {
-        const auto& v = object.at(key);
-        if (!v.is_boolean()) {
-            fail(key, "must be true or false");
-        }
-        return v.get<bool>();
-    }
-    std::int64_t integer(const std::string& key, std::int64_t lo, std::int64_t hi) const {
-        const auto& v = object.at(key);
-        if (!v.is_number_integer()) {
-            fail(key, "must be an integer");
-        }
-        const auto value = v.get<std::int64_t>();
-        if (value < lo || value > hi) {
-            fail(key, "must be between " + std::to_string(lo) + " and " + std::to_string(hi));
-        }
-        return value;
-    }
-    // Positive and finite; `hi` bounds what a field can sensibly hold (issue 7).
-    double number(const std::string& key,
-                  double hi = std::numeric_limits<double>::max()) const {
-        const auto& v = object.at(key);
-        if (!v.is_number()) {
-            fail(key, "must be a number");
-        }
-        const double value = v.get<double>();
-        if (!std::isfinite(value) || !(value > 0) || value > hi) {
-            std::ostringstream range;
-            range << "must be a positive number up to " << hi;
-            fail(key, range.str());
-        }
-        return value;
-    }
-    // Zero allowed (a latency or a stage cost may be nothing); finite and at most `hi`.
-    double nonNegative(const std::string& key, double hi) const {
-        const auto& v = object.at(key);
-        if (!v.is_number()) {
-            fail(key, "must be a number");
-        }
-        const double value = v.get<double>();
-        if (!std::isfinite(value) || !(value >= 0) || value > hi) {
-            std::ostringstream range;
-            range << "must be a number from 0 to " << hi;
-            fail(key, range.str());
-        }
-        return value;
-    }
-    template <typename Fn> auto parsed(const std::string& key, Fn parse) const {
-        try {
-            return parse(str(key), field(key));
-        } catch (const InputError& e) {
-            throw InputError(e.field(), std::string(e.what()).substr(e.field().size() + 2) +
-                                            lineOf(text, key) + " in " + origin);
-        }
-    }
 };
+
+// "gradient.chunks" -> {"gradient", "chunks"}; "workload" -> {"", "workload"}.
+std::pair<std::string, std::string> splitKey(std::string_view key) {
+    const auto dot = key.find('.');
+    if (dot == std::string_view::npos) {
+        return {"", std::string(key)};
+    }
+    return {std::string(key.substr(0, dot)), std::string(key.substr(dot + 1))};
+}
+
+// The keys a configuration may have at its top level ("" ) or in one of its objects.
+std::set<std::string> knownKeys(const std::string& object) {
+    std::set<std::string> known;
+    if (object.empty()) {
+        known.insert("preset");
+    }
+    for (const Setting& setting : scenarioSettings()) {
+        const auto [parent, leaf] = splitKey(setting.key);
+        if (object.empty()) {
+            known.insert(parent.empty() ? leaf : parent);
+        } else if (parent == object) {
+            known.insert(leaf);
+        }
+    }
+    return known;
+}
 
 int lineAt(const std::string& text, std::size_t pos) {
     const auto upto = std::min(pos, text.size());
@@ -194,131 +160,43 @@ void useStandardSlice(Scenario& scenario, std::int64_t chips) {
 
 void applyScenarioJson(const json& object, Scenario& s, const std::string& text,
                        const std::string& origin) {
-    const Reader r{object, "", text, origin};
-    r.checkKeys({"preset", "workload", "framework", "hardware", "topology", "wrap", "chips",
-                 "link_bandwidth_GBps", "global_batch", "model_parallel", "weight_update_sharding",
-                 "gradient", "input", "eval_mode", "link_latency_us", "cross_pod_bandwidth_GBps", "eval_every_epochs",
-                 "sequence_length", "batch_norm_group"});
-    if (r.has("workload")) {
-        s.workload = r.parsed("workload", [](const std::string& v, const std::string&) {
-            loadWorkload(v); // validates the name
-            return v;
-        });
-    }
-    if (r.has("framework")) {
-        s.framework = r.parsed("framework", [](const std::string& v, const std::string&) {
-            loadFramework(v); // validates the name
-            return v;
-        });
-    }
-    if (r.has("hardware")) {
-        s.hardware = r.str("hardware");
-        if (s.hardware != "tpu-v3") {
-            r.fail("hardware", "'" + s.hardware + "' is not supported (tpu-v3)");
+    const Reader top{object, "", text, origin};
+    top.checkKeys(knownKeys(""));
+    std::map<std::string, Reader> objects; // "gradient" -> its reader
+    for (const Setting& setting : scenarioSettings()) {
+        const std::string parent = splitKey(setting.key).first;
+        if (!parent.empty() && object.contains(parent) && !objects.count(parent)) {
+            const Reader nested{object.at(parent), parent + ".", text, origin};
+            nested.checkKeys(knownKeys(parent));
+            objects.emplace(parent, nested);
         }
     }
-    if (r.has("chips") && r.has("topology")) {
-        r.fail("chips", "give either chips or topology, not both");
-    }
-    if (r.has("topology")) {
-        s.topology = r.str("topology");
-        s.wrap.reset();
-    }
-    if (r.has("chips")) {
-        const auto chips = r.integer("chips", 1, 65536);
-        try {
-            useStandardSlice(s, chips);
-        } catch (const InputError& e) {
-            r.fail("chips", std::string(e.what()).substr(e.field().size() + 2));
+    auto given = [&](std::string_view key) -> const json* {
+        const auto [parent, leaf] = splitKey(key);
+        const json* holder = &object;
+        if (!parent.empty()) {
+            const auto it = objects.find(parent);
+            holder = it == objects.end() ? nullptr : &it->second.object;
+        }
+        return holder && holder->contains(leaf) ? &holder->at(leaf) : nullptr;
+    };
+    for (const Setting& setting : scenarioSettings()) {
+        if (!setting.excludes.empty() && given(setting.key) && given(setting.excludes)) {
+            top.fail(std::string(setting.key), "give either " + std::string(setting.key) + " or " +
+                                                   std::string(setting.excludes) + ", not both");
         }
     }
-    if (r.has("wrap")) {
-        s.wrap = r.str("wrap");
-    }
-    if (r.has("link_bandwidth_GBps")) {
-        s.linkBandwidthGBps = r.number("link_bandwidth_GBps", limits::kMaxLinkBandwidthGBps);
-    }
-    if (r.has("link_latency_us")) {
-        s.linkLatencyUs = r.nonNegative("link_latency_us", 1e6);
-    }
-    if (r.has("cross_pod_bandwidth_GBps")) {
-        s.crossPodBandwidthGBps = r.number("cross_pod_bandwidth_GBps", 1e6);
-    }
-    if (r.has("eval_every_epochs")) {
-        s.evalEveryEpochs = r.number("eval_every_epochs", 1000);
-    }
-    if (r.has("global_batch")) {
-        s.globalBatch = r.integer("global_batch", 1, limits::kMaxGlobalBatch);
-    }
-    if (r.has("sequence_length")) {
-        s.sequenceLength = static_cast<int>(r.integer("sequence_length", 1, 65536));
-    }
-    if (r.has("batch_norm_group")) {
-        s.batchNormGroup = static_cast<int>(r.integer("batch_norm_group", 1, 65536));
-    }
-    if (r.has("model_parallel")) {
-        const Reader m{object.at("model_parallel"), "model_parallel.", text, origin};
-        m.checkKeys({"degree", "kind"});
-        if (m.has("degree")) {
-            s.modelParallel = static_cast<int>(m.integer("degree", 1, 16));
+    for (const Setting& setting : scenarioSettings()) {
+        const json* value = given(setting.key);
+        if (!value) {
+            continue;
         }
-        if (m.has("kind")) {
-            s.modelParallelKind = m.parsed("kind", parseModelParallelKind);
+        const auto [parent, leaf] = splitKey(setting.key);
+        const Reader& r = parent.empty() ? top : objects.at(parent);
+        if (const std::string problem = problemWithValue(setting, *value); !problem.empty()) {
+            r.fail(leaf, problem);
         }
-    }
-    if (r.has("weight_update_sharding")) {
-        s.weightUpdateSharding = r.boolean("weight_update_sharding");
-    }
-    if (r.has("gradient")) {
-        const Reader g{object.at("gradient"), "gradient.", text, origin};
-        g.checkKeys({"precision", "algorithm", "chunks", "dim_order", "overlap", "bucket_MiB"});
-        if (g.has("overlap")) {
-            s.gradient.overlap = g.parsed("overlap", parseGradientOverlap);
-        }
-        if (g.has("bucket_MiB")) {
-            s.gradient.bucketMiB = g.number("bucket_MiB", 65536);
-        }
-        if (g.has("precision")) {
-            s.gradient.precision = g.parsed("precision", parseElementType);
-        }
-        if (g.has("algorithm")) {
-            s.gradient.algorithm = g.parsed("algorithm", parseAlgorithm);
-        }
-        if (g.has("chunks")) {
-            s.gradient.chunks = static_cast<int>(g.integer("chunks", 1, 1024));
-        }
-        if (g.has("dim_order")) {
-            s.gradient.dimOrder = g.str("dim_order");
-            parseDimOrder(s.gradient.dimOrder, 4, "gradient.dim_order"); // letters; the rank is checked later
-        }
-    }
-    if (r.has("input")) {
-        const Reader in{object.at("input"), "input.", text, origin};
-        in.checkKeys({"host_cpu_cores", "decoded_cache", "prefetch_batches", "read_s", "decode_s", "augment_s",
-                      "batch_s"});
-        for (const auto& [key, stage] : {std::pair{"read_s", &s.inputCost.readS}, std::pair{"decode_s", &s.inputCost.decodeS},
-                                         std::pair{"augment_s", &s.inputCost.augmentS},
-                                         std::pair{"batch_s", &s.inputCost.batchS}}) {
-            if (in.has(key)) {
-                *stage = in.nonNegative(key, 10);
-            }
-        }
-        if (in.has("host_cpu_cores")) {
-            s.input.cpuCores = in.number("host_cpu_cores", limits::kMaxHostCpuCores);
-        }
-        if (in.has("decoded_cache")) {
-            s.input.decodedCache = in.boolean("decoded_cache");
-        }
-        if (in.has("prefetch_batches")) {
-            s.input.prefetchBatches = static_cast<int>(in.integer("prefetch_batches", 0, 1000));
-        }
-    }
-    if (r.has("eval_mode")) {
-        const auto mode = r.str("eval_mode");
-        if (mode != "sync" && mode != "async") {
-            r.fail("eval_mode", "'" + mode + "' is not an eval mode (sync, async)");
-        }
-        s.evalMode = mode == "sync" ? EvalMode::Sync : EvalMode::Async;
+        writeSetting(setting, s, *value, r.field(leaf), r.where(leaf));
     }
 }
 
@@ -350,13 +228,22 @@ Scenario parseScenario(const std::string& text, const std::string& origin) {
         }
         s = loadPreset(object.at("preset").get<std::string>()).scenario;
     } else {
-        for (const char* key : {"workload", "framework", "global_batch"}) {
-            if (!object.contains(key)) {
+        for (const Setting& setting : scenarioSettings()) {
+            const std::string key(setting.key);
+            if (!setting.required || object.contains(key)) {
+                continue;
+            }
+            // Another setting that sets it instead (chips, for the topology).
+            const auto alternative = std::find_if(
+                scenarioSettings().begin(), scenarioSettings().end(),
+                [&](const Setting& other) { return other.excludes == setting.key; });
+            if (alternative == scenarioSettings().end()) {
                 throw InputError(key, "is required (or name a preset) in " + origin);
             }
-        }
-        if (!object.contains("topology") && !object.contains("chips")) {
-            throw InputError("topology", "is required, or chips (or name a preset) in " + origin);
+            if (!object.contains(std::string(alternative->key))) {
+                throw InputError(key, "is required, or " + std::string(alternative->key) +
+                                          " (or name a preset) in " + origin);
+            }
         }
     }
     applyScenarioJson(object, s, text, origin);
@@ -364,58 +251,14 @@ Scenario parseScenario(const std::string& text, const std::string& origin) {
 }
 
 json toJson(const Scenario& s) {
-    json j;
-    j["workload"] = s.workload;
-    j["framework"] = s.framework;
-    j["hardware"] = s.hardware;
-    j["topology"] = s.topology;
-    if (s.wrap) {
-        j["wrap"] = *s.wrap;
-    }
-    if (s.linkBandwidthGBps) {
-        j["link_bandwidth_GBps"] = *s.linkBandwidthGBps;
-    }
-    if (s.linkLatencyUs) {
-        j["link_latency_us"] = *s.linkLatencyUs;
-    }
-    if (s.crossPodBandwidthGBps) {
-        j["cross_pod_bandwidth_GBps"] = *s.crossPodBandwidthGBps;
-    }
-    if (s.evalEveryEpochs) {
-        j["eval_every_epochs"] = *s.evalEveryEpochs;
-    }
-    j["global_batch"] = s.globalBatch;
-    j["model_parallel"] = {{"degree", s.modelParallel}, {"kind", toString(s.modelParallelKind)}};
-    j["weight_update_sharding"] = s.weightUpdateSharding;
-    j["gradient"] = {{"precision", toString(s.gradient.precision)},
-                     {"algorithm", toString(s.gradient.algorithm)},
-                     {"chunks", s.gradient.chunks},
-                     {"overlap", toString(s.gradient.overlap)},
-                     {"bucket_MiB", s.gradient.bucketMiB}};
-    if (s.sequenceLength) {
-        j["sequence_length"] = *s.sequenceLength;
-    }
-    if (s.batchNormGroup) {
-        j["batch_norm_group"] = *s.batchNormGroup;
-    }
-    if (!s.gradient.dimOrder.empty()) {
-        j["gradient"]["dim_order"] = s.gradient.dimOrder;
-    }
-    json input = {{"decoded_cache", s.input.decodedCache},
-                  {"prefetch_batches", s.input.prefetchBatches}};
-    if (s.input.cpuCores > 0) {
-        input["host_cpu_cores"] = s.input.cpuCores;
-    }
-    for (const auto& [key, stage] : {std::pair{"read_s", s.inputCost.readS}, std::pair{"decode_s", s.inputCost.decodeS},
-                                     std::pair{"augment_s", s.inputCost.augmentS},
-                                     std::pair{"batch_s", s.inputCost.batchS}}) {
-        if (stage) {
-            input[key] = *stage;
+    json j = json::object();
+    for (const Setting& setting : scenarioSettings()) {
+        json value = setting.read(s);
+        if (!value.is_null()) {
+            std::string pointer = "/" + std::string(setting.key);
+            std::replace(pointer.begin(), pointer.end(), '.', '/');
+            j[json::json_pointer(pointer)] = std::move(value);
         }
-    }
-    j["input"] = input;
-    if (s.evalMode) {
-        j["eval_mode"] = toString(*s.evalMode);
     }
     return j;
 }

@@ -7,15 +7,12 @@
 
 namespace podscope {
 
-// The configuration file format (docs/training-model.md): one JSON object. Keys: preset,
-// workload, framework, hardware, topology, wrap, chips, link_bandwidth_GBps, global_batch,
-// model_parallel {degree, kind}, weight_update_sharding, gradient {precision, algorithm, chunks,
-// dim_order, overlap, bucket_MiB}, input {host_cpu_cores, decoded_cache, prefetch_batches, read_s,
-// decode_s, augment_s, batch_s}, eval_mode, eval_every_epochs, sequence_length,
-// batch_norm_group (replicas that share batch statistics), link_latency_us,
-// cross_pod_bandwidth_GBps. A file that names a preset
-// starts from it and overrides only the keys it has; otherwise workload, framework, topology (or
-// chips) and global_batch are required. Errors are InputError naming the field and the line.
+// The configuration file format: one JSON object whose keys are the settings of
+// scenarioSettings() (settings/ScenarioSettings.hpp; docs/settings.md), nested by their key
+// paths ("gradient": {"chunks": 8}), and "preset". A file that names a preset starts from it and
+// overrides only the keys it has; otherwise the required settings (workload, framework,
+// topology or chips, global_batch) must be there. Errors are InputError naming the field and
+// the line.
 Scenario parseScenario(const std::string& text, const std::string& origin);
 
 // Applies the keys of `object` to `scenario`; `text` (may be empty) locates lines for messages.

@@ -190,7 +190,7 @@ private slots:
                  qPrintable(QString("the event loop froze for %1 ms").arg(result.maxStallMs)));
         const Scenario& wanted = window->explorer()->document().scenario();
         QCOMPARE(window->currentRun()->scenario.collective.chunks, wanted.gradient.chunks);
-        QCOMPARE(window->explorer()->controls()->findChild<QSpinBox*>("chunks")->value(),
+        QCOMPARE(window->explorer()->controls()->findChild<QSpinBox*>("gradient.chunks")->value(),
                  wanted.gradient.chunks);
     }
 

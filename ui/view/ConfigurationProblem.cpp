@@ -2,6 +2,7 @@
 
 #include "common/InputError.hpp"
 #include "parallelism/ParallelismPlan.hpp"
+#include "settings/ScenarioSettings.hpp"
 #include "training/StepModel.hpp"
 
 #include <algorithm>
@@ -12,50 +13,6 @@
 
 namespace podscope::ui {
 namespace {
-
-struct FieldName {
-    const char* field;
-    const char* setting;
-};
-// The model's field names (files, flags) against the labels of the configuration panel.
-constexpr FieldName kSettings[] = {
-    {"workload", "Model"},
-    {"framework", "Framework"},
-    {"eval_mode", "Evaluation"},
-    {"eval_every_epochs", "Evaluate every"},
-    {"topology", "Slice"},
-    {"chips", "Slice"},
-    {"wrap", "Wrap-around"},
-    {"link_bandwidth_GBps", "Link bandwidth"},
-    {"link-bw", "Link bandwidth"},
-    {"link_latency_us", "Hop latency"},
-    {"latency-us", "Hop latency"},
-    {"cross_pod_bandwidth_GBps", "Between pods"},
-    {"cross-pod-bw", "Between pods"},
-    {"global_batch", "Global batch"},
-    {"model_parallel", "Cores per replica"},
-    {"model_parallel.degree", "Cores per replica"},
-    {"model_parallel.kind", "Model parallelism"},
-    {"groups", "Cores per replica"},
-    {"weight_update_sharding", "Weight-update sharding"},
-    {"gradient.precision", "Precision"},
-    {"gradient.algorithm", "Algorithm"},
-    {"algorithm", "Algorithm"},
-    {"gradient.chunks", "Chunks"},
-    {"chunks", "Chunks"},
-    {"gradient.dim_order", "Dimension order"},
-    {"dim-order", "Dimension order"},
-    {"input.host_cpu_cores", "CPU cores"},
-    {"input.decoded_cache", "Decoded-example cache"},
-    {"input.read_s", "Read cost"},
-    {"input.decode_s", "Decode cost"},
-    {"input.augment_s", "Augment cost"},
-    {"input.batch_s", "Batch cost"},
-    {"gradient.overlap", "Overlap"},
-    {"gradient.bucket_MiB", "Bucket size"},
-    {"batch_norm_group", "Batch-norm group"},
-    {"sequence_length", "Sequence length"},
-};
 
 // Runs the model; the scenario when accepted.
 std::optional<Scenario> accepted(const Scenario& scenario) {
@@ -167,10 +124,9 @@ std::optional<ConfigurationProblem::Suggestion> cadenceSuggestion(const Scenario
 } // namespace
 
 std::string settingName(const std::string& field) {
-    for (const auto& entry : kSettings) {
-        if (field == entry.field) {
-            return entry.setting;
-        }
+    // The panel's label of the setting the field names (its key, its flag or its object).
+    if (const Setting* setting = settingOfField(field); setting && !setting->panel.label.empty()) {
+        return std::string(setting->panel.label);
     }
     std::string words = field;
     std::replace(words.begin(), words.end(), '_', ' ');

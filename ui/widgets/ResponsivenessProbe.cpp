@@ -56,7 +56,7 @@ void ResponsivenessProbe::start() {
 void ResponsivenessProbe::makeChange() {
     ControlPanel* controls = window_.explorer()->controls();
     QComboBox* batch = controls->globalBatchBox();
-    auto* chunks = controls->findChild<QSpinBox*>("chunks");
+    auto* chunks = controls->findChild<QSpinBox*>("gradient.chunks");
     if (made_ % 2 == 0) {
         batch->setCurrentIndex(made_ / 2 % batch->count());
     } else if (chunks) {
