@@ -99,8 +99,12 @@ std::vector<Setting> buildTable() {
          .flag = "eval-mode",
          .example = "async",
          .panel = {.group = "model", .label = "Evaluation", .control = C::Choice},
-         .choices = [] { return choicesOf({"sync", "async"}); },
-         .read = [](const Scenario& s) { return s.evalMode ? json(toString(*s.evalMode)) : json(); },
+         .choices =
+             [] {
+                 return choicesOf({"sync", "async"});
+             },
+         .read =
+             [](const Scenario& s) { return s.evalMode ? json(toString(*s.evalMode)) : json(); },
          .write =
              [](Scenario& s, const json& v) {
                  s.evalMode = v.is_null() ? std::nullopt
@@ -297,11 +301,10 @@ std::vector<Setting> buildTable() {
                      s.modelParallelKind = ModelParallelKind::None;
                  } else if (s.modelParallelKind == ModelParallelKind::None) {
                      const Workload w = loadWorkload(s.workload);
-                     s.modelParallelKind = w.preferredSplit != ModelParallelKind::None
-                                               ? w.preferredSplit
-                                           : w.supports(ModelParallelKind::Spatial)
-                                               ? ModelParallelKind::Spatial
-                                               : ModelParallelKind::Tensor;
+                     s.modelParallelKind =
+                         w.preferredSplit != ModelParallelKind::None ? w.preferredSplit
+                         : w.supports(ModelParallelKind::Spatial)    ? ModelParallelKind::Spatial
+                                                                     : ModelParallelKind::Tensor;
                  }
              }},
         {.key = "model_parallel.kind",
@@ -311,7 +314,10 @@ std::vector<Setting> buildTable() {
          .flag = "model-parallel-kind",
          .example = "spatial",
          .panel = {.group = "parallelism", .label = "Model parallelism", .control = C::Choice},
-         .choices = [] { return choicesOf({"none", "spatial", "tensor"}); },
+         .choices =
+             [] {
+                 return choicesOf({"none", "spatial", "tensor"});
+             },
          .read = [](const Scenario& s) { return json(toString(s.modelParallelKind)); },
          .write =
              [](Scenario& s, const json& v) {
@@ -350,7 +356,10 @@ std::vector<Setting> buildTable() {
          .flag = "precision",
          .example = "bf16",
          .panel = {.group = "gradients", .label = "Precision", .control = C::Choice},
-         .choices = [] { return choicesOf({"bf16", "fp32"}); },
+         .choices =
+             [] {
+                 return choicesOf({"bf16", "fp32"});
+             },
          .read = [](const Scenario& s) { return json(toString(s.gradient.precision)); },
          .write =
              [](Scenario& s, const json& v) {
@@ -368,7 +377,10 @@ std::vector<Setting> buildTable() {
                               "bidirectional rings where a dimension wraps; 2d-dual: 2d in both "
                               "dimension orders at once on shares of the data, so every link "
                               "works in every phase; flat-ring: one ring over all chips"},
-         .choices = [] { return choicesOf({"2d", "2d-dual", "ring", "bidir-ring", "flat-ring"}); },
+         .choices =
+             [] {
+                 return choicesOf({"2d", "2d-dual", "ring", "bidir-ring", "flat-ring"});
+             },
          .read = [](const Scenario& s) { return json(toString(s.gradient.algorithm)); },
          .write =
              [](Scenario& s, const json& v) {
@@ -396,7 +408,10 @@ std::vector<Setting> buildTable() {
                    .control = C::Choice,
                    .details = "The dimension with wrap-around goes first by default: it carries "
                               "the full payload at twice the bandwidth"},
-         .choices = [] { return choicesOf({"xy", "yx", "xyz", "xzy", "yxz", "yzx", "zxy", "zyx"}); },
+         .choices =
+             [] {
+                 return choicesOf({"xy", "yx", "xyz", "xzy", "yxz", "yzx", "zxy", "zyx"});
+             },
          .read =
              [](const Scenario& s) {
                  return s.gradient.dimOrder.empty() ? json() : json(s.gradient.dimOrder);
@@ -448,9 +463,10 @@ std::vector<Setting> buildTable() {
                    .decimals = 2,
                    .details = "Smaller buckets start sooner but pay the collective's latency "
                               "more often",
-                   .enabledWhen = [](const Scenario& s) {
-                       return s.gradient.overlap == GradientOverlap::Bucketed;
-                   }},
+                   .enabledWhen =
+                       [](const Scenario& s) {
+                           return s.gradient.overlap == GradientOverlap::Bucketed;
+                       }},
          .read = [](const Scenario& s) { return json(s.gradient.bucketMiB); },
          .write = [](Scenario& s, const json& v) { s.gradient.bucketMiB = v.get<double>(); }},
 
@@ -469,9 +485,11 @@ std::vector<Setting> buildTable() {
                    .control = C::Decimal,
                    .details = "8 chips per host"},
          .read =
-             [](const Scenario& s) { return s.input.cpuCores > 0 ? json(s.input.cpuCores) : json(); },
-         .write =
-             [](Scenario& s, const json& v) { s.input.cpuCores = v.is_null() ? 0 : v.get<double>(); }},
+             [](const Scenario& s) {
+                 return s.input.cpuCores > 0 ? json(s.input.cpuCores) : json();
+             },
+         .write = [](Scenario& s,
+                     const json& v) { s.input.cpuCores = v.is_null() ? 0 : v.get<double>(); }},
         {.key = "input.decoded_cache",
          .type = T::Switch,
          .description = "Host cache of decoded examples: skip decoding each step",
@@ -494,7 +512,8 @@ std::vector<Setting> buildTable() {
          .write = [](Scenario& s, const json& v) { s.input.prefetchBatches = v.get<int>(); }},
     };
     table.push_back(stageCost("input.read_s", "read-s", "Read cost",
-                              "CPU time per example of the read stage", &InputCostOverrides::readS));
+                              "CPU time per example of the read stage",
+                              &InputCostOverrides::readS));
     table.push_back(stageCost("input.decode_s", "decode-s", "Decode cost",
                               "CPU time per example of the decode stage",
                               &InputCostOverrides::decodeS));

@@ -93,9 +93,9 @@ std::string problemWithValue(const Setting& s, const json& value) {
             return "must be an integer";
         }
         // Compared as whole numbers: a double cannot hold every int64.
-        if (value.is_number_unsigned() ? value.get<std::uint64_t>() > s.highest
-                                       : (value.get<std::int64_t>() < s.lowest ||
-                                          value.get<std::int64_t>() > s.highest)) {
+        if (value.is_number_unsigned()
+                ? value.get<std::uint64_t>() > s.highest
+                : (value.get<std::int64_t>() < s.lowest || value.get<std::int64_t>() > s.highest)) {
             return rangeProblem(s);
         }
         return "";
@@ -130,7 +130,8 @@ json valueOfText(const Setting& s, const std::string& text, const std::string& f
     case SettingType::Integer: {
         const std::string_view digits = withoutPlus(text);
         std::int64_t number = 0;
-        const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), number);
+        const auto [end, ec] =
+            std::from_chars(digits.data(), digits.data() + digits.size(), number);
         if (ec == std::errc::result_out_of_range) {
             return fail(rangeProblem(s));
         }
@@ -143,7 +144,8 @@ json valueOfText(const Setting& s, const std::string& text, const std::string& f
     case SettingType::Number: {
         const std::string_view digits = withoutPlus(text);
         double number = 0;
-        const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), number);
+        const auto [end, ec] =
+            std::from_chars(digits.data(), digits.data() + digits.size(), number);
         if (ec == std::errc::result_out_of_range) {
             return fail(rangeProblem(s));
         }
@@ -162,8 +164,8 @@ json valueOfText(const Setting& s, const std::string& text, const std::string& f
     return value;
 }
 
-void writeSetting(const Setting& s, Scenario& scenario, const json& value,
-                  const std::string& field, const std::string& where) {
+void writeSetting(const Setting& s, Scenario& scenario, const json& value, const std::string& field,
+                  const std::string& where) {
     try {
         s.write(scenario, value);
     } catch (const InputError& e) {

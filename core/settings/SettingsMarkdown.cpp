@@ -42,9 +42,10 @@ std::string settingsMarkdown() {
     std::string text = "| Key | Flag | Type | Values | Default | Description | In the app |\n"
                        "|---|---|---|---|---|---|---|\n";
     for (const Setting& s : scenarioSettings()) {
-        text += "| " + code(s.key) + " | " + code(s.flag.empty() ? "" : "--" + std::string(s.flag)) +
-                " | " + typeName(s.type) + " | " + acceptedValues(s) + " | " + defaultValue(s) +
-                " | " + std::string(s.description) + " | " + panelPlace(s) + " |\n";
+        text += "| " + code(s.key) + " | " +
+                code(s.flag.empty() ? "" : "--" + std::string(s.flag)) + " | " + typeName(s.type) +
+                " | " + acceptedValues(s) + " | " + defaultValue(s) + " | " +
+                std::string(s.description) + " | " + panelPlace(s) + " |\n";
     }
     return text;
 }
