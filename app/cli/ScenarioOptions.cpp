@@ -78,7 +78,8 @@ std::optional<std::string> startingPreset(const ScenarioSource& source) {
     if (!source.config) {
         return std::nullopt;
     }
-    const std::string text = readUserTextFile(*source.config, "config", limits::kMaxConfigFileBytes);
+    const std::string text =
+        readUserTextFile(*source.config, "config", limits::kMaxConfigFileBytes);
     const auto object = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (object.is_object() && object.contains("preset") && object.at("preset").is_string()) {
         return object.at("preset").get<std::string>();

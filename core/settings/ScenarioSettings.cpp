@@ -94,8 +94,8 @@ std::vector<Setting> buildTable() {
         {.key = "eval_mode",
          .type = T::Choice,
          .unset = "as the model does",
-         .description = "Distributed evaluation: sync (training waits) or async (overlapped "
-                        "with training)",
+         .description = "Distributed evaluation: sync (training waits for it) or async "
+                        "(overlapped with training)",
          .flag = "eval-mode",
          .example = "async",
          .panel = {.group = "model", .label = "Evaluation", .control = C::Choice},
@@ -284,8 +284,8 @@ std::vector<Setting> buildTable() {
          .unit = "cores",
          .lowest = 1,
          .highest = 16,
-         .description = "Cores per replica: 1, 2, 4, 8 or 16 (more than 1 without a kind: the "
-                        "workload's split)",
+         .description = "Cores per replica, a power of two (above 1 without a kind: the workload's "
+                        "split)",
          .flag = "model-parallel",
          .example = "4",
          .panel = {.group = "parallelism",
@@ -309,8 +309,8 @@ std::vector<Setting> buildTable() {
              }},
         {.key = "model_parallel.kind",
          .type = T::Choice,
-         .description = "How a replica of several cores splits the model: spatial (images "
-                        "split, halo exchange) or tensor (Megatron-style, activation all-reduces)",
+         .description = "How a replica of several cores splits the model (spatial: images, halo "
+                        "exchange; tensor: Megatron-style, activation all-reduces)",
          .flag = "model-parallel-kind",
          .example = "spatial",
          .panel = {.group = "parallelism", .label = "Model parallelism", .control = C::Choice},
@@ -346,7 +346,7 @@ std::vector<Setting> buildTable() {
          .description = "Weight-update sharding: reduce-scatter, update a shard, all-gather, "
                         "instead of all-reduce and a replicated update",
          .flag = "wus",
-         .example = "on",
+         .example = "off",
          .panel = {.group = "gradients", .label = "Weight-update sharding", .control = C::Check},
          .read = [](const Scenario& s) { return json(s.weightUpdateSharding); },
          .write = [](Scenario& s, const json& v) { s.weightUpdateSharding = v.get<bool>(); }},

@@ -24,7 +24,8 @@ Hardware loadHardware(const std::string& name) {
     hw.hbmBytesPerChip = json.at("hbm_bytes_per_chip").at("value").get<double>();
     hw.linkBandwidthBps = json.at("link_bandwidth_GBps").at("value").get<double>() * units::kGB;
     // The per-hop latency is not published for v3: it is one of the calibrated parameters.
-    const auto fit = nlohmann::json::parse(resources::text("hardware/" + name + "-calibration.json"));
+    const auto fit =
+        nlohmann::json::parse(resources::text("hardware/" + name + "-calibration.json"));
     hw.linkLatencyS = fit.at("link_latency_us").at("value").get<double>() * units::kMicrosecond;
     hw.hostChipBlock = json.at("host_chip_block").at("value").get<std::vector<int>>();
     hw.podDims = json.at("pod_dims").at("value").get<std::vector<int>>();
@@ -33,14 +34,15 @@ Hardware loadHardware(const std::string& name) {
 
 std::vector<std::string> hardwareNames() {
     const std::string prefix = "hardware/";
-    const auto files = resources::list(prefix);
+    const auto files = resources::list("");
     auto bundled = [&](const std::string& path) {
         return std::find(files.begin(), files.end(), path) != files.end();
     };
     std::vector<std::string> names;
-    for (const auto& path : files) {
+    for (const auto& path : resources::list(prefix)) {
         const std::string stem = path.substr(prefix.size(), path.size() - prefix.size() - 5);
-        if (bundled(prefix + stem + "-core.json") && bundled(prefix + stem + "-calibration.json")) {
+        if (bundled(prefix + stem + "-core.json") && bundled(prefix + stem + "-calibration.json") &&
+            bundled("training/" + stem + "-platform.json")) {
             names.push_back(stem);
         }
     }

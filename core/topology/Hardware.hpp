@@ -21,7 +21,8 @@ struct Hardware {
 Hardware loadHardware(const std::string& name);
 
 // The bundled machines: each a chip (resources/hardware/NAME.json) with its core model and
-// calibration beside it (NAME-core.json, NAME-calibration.json).
+// calibration beside it (NAME-core.json, NAME-calibration.json) and its host platform
+// (resources/training/NAME-platform.json).
 std::vector<std::string> hardwareNames();
 
 } // namespace podscope
