@@ -1,4 +1,7 @@
 #include "CliRunner.hpp"
+#include "settings/ScenarioSettings.hpp"
+#include "settings/SettingValue.hpp"
+#include "settings/SettingsMarkdown.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -105,6 +108,30 @@ TEST(Cli, HelpAndVersionSucceed) {
     const auto version = runCli({"--version"});
     EXPECT_EQ(version.status, 0);
     EXPECT_NE(version.out.find("podscope-cli"), std::string::npos);
+}
+
+// The settings table, as docs/settings.md holds it; and the scenario flags of every command that
+// takes a configuration come from it (sweep takes lists of chips and batches instead).
+TEST(Cli, SettingsListsTheTableAndEveryScenarioCommandTakesItsFlags) {
+    const auto markdown = runCli({"settings", "--markdown"});
+    EXPECT_EQ(markdown.status, 0);
+    EXPECT_EQ(markdown.out, settingsMarkdown());
+    const auto text = runCli({"settings"});
+    EXPECT_EQ(text.status, 0);
+    for (const char* command : {"simulate", "sweep", "trace", "timeline", "layers", "report"}) {
+        const auto help = runCli({command, "--help"});
+        EXPECT_EQ(help.status, 0) << command;
+        for (const Setting& s : scenarioSettings()) {
+            EXPECT_NE(text.out.find(std::string(s.key)), std::string::npos) << s.key;
+            const bool listed = help.out.find("--" + std::string(s.flag) + " ") != std::string::npos;
+            const bool list = std::string(command) == "sweep" &&
+                              (s.key == "chips" || s.key == "global_batch"); // sweep's own
+            EXPECT_TRUE(listed || s.flag.empty()) << command << " --" << s.flag;
+            if (listed && !list) {
+                EXPECT_NE(help.out.find(settingHelp(s)), std::string::npos) << command << " --" << s.flag;
+            }
+        }
+    }
 }
 
 } // namespace

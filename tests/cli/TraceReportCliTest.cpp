@@ -114,7 +114,7 @@ TEST(ReportCli, TraceAndReportCheckTheGlobalBatchAsSimulateDoes) {
         }
         const auto r = runCli(args);
         EXPECT_EQ(r.status, 2);
-        EXPECT_NE(r.err.find("global-batch: must be between 1 and"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("global-batch: '0' must be between 1 and"), std::string::npos) << r.err;
         EXPECT_FALSE(fs::exists(out));
     }
 }
