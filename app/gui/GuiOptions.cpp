@@ -11,7 +11,6 @@
 #include "training/ScenarioJson.hpp"
 
 #include <QCommandLineParser>
-
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
@@ -28,7 +27,8 @@ QSize parseSize(const QString& text) {
     const int w = parts.size() == 2 ? parts[0].toInt(&okW) : 0;
     const int h = parts.size() == 2 ? parts[1].toInt(&okH) : 0;
     if (!okW || !okH || w < 320 || h < 240 || w > 8192 || h > 8192) {
-        throw InputError("size", "'" + text.toStdString() + "' must be WxH between 320x240 and 8192x8192");
+        throw InputError("size",
+                         "'" + text.toStdString() + "' must be WxH between 320x240 and 8192x8192");
     }
     return {w, h};
 }
@@ -41,49 +41,71 @@ Options parseOptions(const QStringList& arguments) {
     // Not addHelpOption(): its --help-all lists Qt's own options, which podscope does not take.
     parser.addOption(QCommandLineOption({"h", "help"}, "Displays help on commandline options."));
     parser.addVersionOption();
-    const QCommandLineOption preset("preset", "MLPerf v0.7 preset (podscope-cli presets), or a topology preset or DIMS "
-                                              "for the default model (default mlperf07-resnet50-tf-4096).", "NAME");
-    const QCommandLineOption config("config", "A configuration file (JSON; may name a preset and override some "
-                                              "fields), as podscope-cli's --config.", "FILE");
-    const QCommandLineOption layout("layout", "torus, grid, physical or unrolled (from above, links as a heat map).", "LAYOUT");
+    const QCommandLineOption preset(
+        "preset",
+        "MLPerf v0.7 preset (podscope-cli presets), or a topology preset or DIMS "
+        "for the default model (default mlperf07-resnet50-tf-4096).",
+        "NAME");
+    const QCommandLineOption config(
+        "config",
+        "A configuration file (JSON; may name a preset and override some "
+        "fields), as podscope-cli's --config.",
+        "FILE");
+    const QCommandLineOption layout(
+        "layout", "torus, grid, physical or unrolled (from above, links as a heat map).", "LAYOUT");
     const QCommandLineOption colorBy("color-by",
                                      "state, replica, data-parallel-group, host or pod.", "MODE");
     const QCommandLineOption timeUs("time-us", "Replay time to show, in microseconds.", "T");
     const QCommandLineOption size("size", "Window size, e.g. 1600x900.", "WxH");
-    const QCommandLineOption chart("chart", "Chart tab in front: scaling, breakdown, batch, links, "
-                                            "layers or roofline (the Layers tab).", "KIND");
-    const QCommandLineOption screenshot("screenshot", "Render the window to a PNG file and exit.", "FILE");
-    const QCommandLineOption frames("benchmark-frames", "Play N frames and print frame-rate JSON.", "N");
+    const QCommandLineOption chart("chart",
+                                   "Chart tab in front: scaling, breakdown, batch, links, "
+                                   "layers or roofline (the Layers tab).",
+                                   "KIND");
+    const QCommandLineOption screenshot("screenshot", "Render the window to a PNG file and exit.",
+                                        "FILE");
+    const QCommandLineOption frames("benchmark-frames", "Play N frames and print frame-rate JSON.",
+                                    "N");
     const QCommandLineOption responsiveness("benchmark-responsiveness",
                                             "Make N rapid configuration changes (one every 8 ms) "
-                                            "and print the event loop's stalls as JSON.", "N");
-    const QCommandLineOption replay("replay", "What the 3-D view replays: collective (the gradient "
-                                              "sync, default), step (the whole training step, with "
-                                              "the timeline panel) or step-eval (the step and an "
-                                              "evaluation pass).", "KIND");
+                                            "and print the event loop's stalls as JSON.",
+                                            "N");
+    const QCommandLineOption replay("replay",
+                                    "What the 3-D view replays: collective (the gradient "
+                                    "sync, default), step (the whole training step, with "
+                                    "the timeline panel) or step-eval (the step and an "
+                                    "evaluation pass).",
+                                    "KIND");
     const QCommandLineOption timeFraction("time-fraction",
                                           "Replay time to show, as a fraction 0..1 of what is "
-                                          "replayed (the collective or the step).", "F");
+                                          "replayed (the collective or the step).",
+                                          "F");
     const QCommandLineOption timeAt("time-at",
                                     "With --replay step: show the middle of the longest span in "
                                     "which chip 0 does this (forward, backward, gradient-sync, "
                                     "optimizer, model-parallel, batch-norm, evaluating, "
-                                    "waiting-for-input).", "ACTIVITY");
+                                    "waiting-for-input).",
+                                    "ACTIVITY");
     parser.addOptions({preset, config, layout, colorBy, timeUs, size, screenshot, frames,
                        responsiveness, chart, replay, timeFraction, timeAt});
     // The scenario flags: podscope-cli's, from the same table (settings/ScenarioSettings.hpp).
     std::vector<std::pair<const Setting*, QCommandLineOption>> settingOptions;
     for (const Setting& setting : scenarioSettings()) {
         if (!setting.flag.empty()) {
-            settingOptions.emplace_back(&setting, QCommandLineOption(QString::fromUtf8(setting.flag.data(), static_cast<qsizetype>(setting.flag.size())),
-                                                  QString::fromStdString(settingHelp(setting)),
-                                                  QString::fromStdString(valueName(setting))));
+            settingOptions.emplace_back(
+                &setting,
+                QCommandLineOption(QString::fromUtf8(setting.flag.data(),
+                                                     static_cast<qsizetype>(setting.flag.size())),
+                                   QString::fromStdString(settingHelp(setting)),
+                                   QString::fromStdString(valueName(setting))));
             parser.addOption(settingOptions.back().second);
         }
     }
-    const QCommandLineOption demo("demo", "Open a guided demo: a bundled one (ring-allreduce, twod-allreduce, "
-                                          "batch-limit, model-parallelism, weight-update-sharding, "
-                                          "input-pipeline, distributed-evaluation) or a demo script file (.json).", "NAME");
+    const QCommandLineOption demo(
+        "demo",
+        "Open a guided demo: a bundled one (ring-allreduce, twod-allreduce, "
+        "batch-limit, model-parallelism, weight-update-sharding, "
+        "input-pipeline, distributed-evaluation) or a demo script file (.json).",
+        "NAME");
     const QCommandLineOption step("step", "With --demo: start at step K (1 = the first).", "K");
     parser.addOptions({demo, step});
     const QCommandLineOption presentation("presentation",
@@ -95,14 +117,21 @@ Options parseOptions(const QStringList& arguments) {
     const QCommandLineOption exportChart("export-chart",
                                          "Export a chart (scaling, batch, breakdown, links, layers "
                                          "or roofline) to "
-                                         "--out FILE.png|svg|pdf and exit.", "KIND");
+                                         "--out FILE.png|svg|pdf and exit.",
+                                         "KIND");
     const QCommandLineOption exportOut("out", "File written by --export-chart.", "FILE");
-    const QCommandLineOption exportView("export-view", "Render the 3-D view off-screen to a PNG "
-                                                       "file at --export-size and exit.", "FILE");
-    const QCommandLineOption exportSize("export-size", "Pixel size of an export (default 1600x1000 "
-                                                       "for charts, 1920x1080 for the view).", "WxH");
-    const QCommandLineOption exportDpi("export-dpi", "DPI of an export (default 200 for charts, "
-                                                     "96 for the view).", "N");
+    const QCommandLineOption exportView("export-view",
+                                        "Render the 3-D view off-screen to a PNG "
+                                        "file at --export-size and exit.",
+                                        "FILE");
+    const QCommandLineOption exportSize("export-size",
+                                        "Pixel size of an export (default 1600x1000 "
+                                        "for charts, 1920x1080 for the view).",
+                                        "WxH");
+    const QCommandLineOption exportDpi("export-dpi",
+                                       "DPI of an export (default 200 for charts, "
+                                       "96 for the view).",
+                                       "N");
     parser.addOptions({exportChart, exportOut, exportView, exportSize, exportDpi});
     const QCommandLineOption exportLegend("export-legend", "With --export-view: add the legend of "
                                                            "the chip colours.");
@@ -127,7 +156,8 @@ Options parseOptions(const QStringList& arguments) {
         std::exit(0);
     }
     if (!parser.positionalArguments().isEmpty()) {
-        throw InputError("arguments", "unexpected argument '" + parser.positionalArguments().front().toStdString() + "'");
+        throw InputError("arguments", "unexpected argument '" +
+                                          parser.positionalArguments().front().toStdString() + "'");
     }
     // The flags' values are checked before any file is read, as podscope-cli does.
     std::vector<SettingText> given;
@@ -154,8 +184,11 @@ Options parseOptions(const QStringList& arguments) {
             try {
                 resolveTopology(name, std::nullopt, loadHardware(options.scenario.hardware));
             } catch (const InputError&) {
-                throw InputError("preset", "'" + name + "' is neither an MLPerf preset (podscope-cli presets) nor a "
-                                           "topology (tpu-v3-multipod, tpu-v3-2pod, tpu-v3-pod or DIMS such as 16x16)");
+                throw InputError("preset",
+                                 "'" + name +
+                                     "' is neither an MLPerf preset (podscope-cli presets) nor a "
+                                     "topology (tpu-v3-multipod, tpu-v3-2pod, tpu-v3-pod or DIMS "
+                                     "such as 16x16)");
             }
         }
     }
@@ -182,21 +215,28 @@ Options parseOptions(const QStringList& arguments) {
         options.timeFraction = f;
     }
     if (parser.isSet(timeAt)) {
-        if (parser.isSet(timeUs) || parser.isSet(timeFraction) || options.replay == ui::ReplayKind::Collective) {
-            throw InputError("time-at", "needs --replay step or step-eval, and no --time-us or --time-fraction");
+        if (parser.isSet(timeUs) || parser.isSet(timeFraction) ||
+            options.replay == ui::ReplayKind::Collective) {
+            throw InputError(
+                "time-at", "needs --replay step or step-eval, and no --time-us or --time-fraction");
         }
         const std::string wanted = parser.value(timeAt).toStdString();
         for (int a = 0; a < kChipActivityCount; ++a) {
             std::string name = toString(static_cast<ChipActivity>(a));
             std::replace(name.begin(), name.end(), ' ', '-');
-            if (name == wanted || (wanted == "batch-norm" && a == static_cast<int>(ChipActivity::BatchNormSync)) ||
-                (wanted == "model-parallel" && a == static_cast<int>(ChipActivity::ModelParallel))) {
+            if (name == wanted ||
+                (wanted == "batch-norm" && a == static_cast<int>(ChipActivity::BatchNormSync)) ||
+                (wanted == "model-parallel" &&
+                 a == static_cast<int>(ChipActivity::ModelParallel))) {
                 options.timeAt = static_cast<ChipActivity>(a);
             }
         }
         if (!options.timeAt) {
-            throw InputError("time-at", "'" + wanted + "' is not an activity (forward, backward, gradient-sync, "
-                                        "optimizer, model-parallel, batch-norm, evaluating, waiting-for-input)");
+            throw InputError(
+                "time-at",
+                "'" + wanted +
+                    "' is not an activity (forward, backward, gradient-sync, "
+                    "optimizer, model-parallel, batch-norm, evaluating, waiting-for-input)");
         }
     }
     if (parser.isSet(timeUs)) {
@@ -213,8 +253,9 @@ Options parseOptions(const QStringList& arguments) {
     if (parser.isSet(chart)) {
         options.chart = ui::parseChartKind(parser.value(chart));
         if (!options.chart) {
-            throw InputError("chart", "'" + parser.value(chart).toStdString() +
-                                          "' must be scaling, breakdown, batch, links, layers or roofline");
+            throw InputError("chart",
+                             "'" + parser.value(chart).toStdString() +
+                                 "' must be scaling, breakdown, batch, links, layers or roofline");
         }
     }
     options.screenshot = parser.value(screenshot);
@@ -222,15 +263,16 @@ Options parseOptions(const QStringList& arguments) {
     options.sizeGiven = parser.isSet(size);
     if (parser.isSet(demo)) {
         // The demo's step sets the configuration and the view: other settings would be lost.
-        std::vector<const QCommandLineOption*> clashes = {&preset, &config, &layout, &colorBy, &timeUs,
-                                                          &chart, &replay, &timeFraction, &timeAt};
+        std::vector<const QCommandLineOption*> clashes = {
+            &preset, &config, &layout, &colorBy, &timeUs, &chart, &replay, &timeFraction, &timeAt};
         for (const auto& [setting, option] : settingOptions) {
             clashes.push_back(&option);
         }
         for (const auto* clash : clashes) {
             if (parser.isSet(*clash)) {
                 throw InputError(clash->names().front().toStdString(),
-                                 "cannot be combined with --demo (each demo step sets the configuration and the view)");
+                                 "cannot be combined with --demo (each demo step sets the "
+                                 "configuration and the view)");
             }
         }
         options.demo = ui::loadDemo(parser.value(demo).toStdString());
@@ -239,8 +281,9 @@ Options parseOptions(const QStringList& arguments) {
             const int k = parser.value(step).toInt(&ok);
             const int steps = static_cast<int>(options.demo->steps.size());
             if (!ok || k < 1 || k > steps) {
-                throw InputError("step", "'" + parser.value(step).toStdString() + "' must be a step from 1 to " +
-                                             std::to_string(steps) + " of demo '" + options.demo->name + "'");
+                throw InputError("step", "'" + parser.value(step).toStdString() +
+                                             "' must be a step from 1 to " + std::to_string(steps) +
+                                             " of demo '" + options.demo->name + "'");
             }
             options.demoStep = k - 1;
         }
@@ -258,7 +301,8 @@ Options parseOptions(const QStringList& arguments) {
         bool ok = false;
         options.benchmarkChanges = parser.value(responsiveness).toInt(&ok);
         if (!ok || options.benchmarkChanges < 1 || options.benchmarkChanges > 100000) {
-            throw InputError("benchmark-responsiveness", "must be a number of changes between 1 and 100000");
+            throw InputError("benchmark-responsiveness",
+                             "must be a number of changes between 1 and 100000");
         }
         if (options.demo) {
             throw InputError("benchmark-responsiveness", "cannot be combined with --demo");
@@ -268,8 +312,9 @@ Options parseOptions(const QStringList& arguments) {
     if (parser.isSet(exportChart)) {
         options.exportChart = ui::parseChartKind(parser.value(exportChart));
         if (!options.exportChart) {
-            throw InputError("export-chart", "'" + parser.value(exportChart).toStdString() +
-                                                 "' must be scaling, breakdown, batch, links, layers or roofline");
+            throw InputError("export-chart",
+                             "'" + parser.value(exportChart).toStdString() +
+                                 "' must be scaling, breakdown, batch, links, layers or roofline");
         }
         options.exportOut = parser.value(exportOut);
         if (options.exportOut.isEmpty()) {
@@ -284,7 +329,8 @@ Options parseOptions(const QStringList& arguments) {
     }
     options.exportView = parser.value(exportView);
     if (parser.isSet(exportView) && !options.exportView.endsWith(".png", Qt::CaseInsensitive)) {
-        throw InputError("export-view", "'" + options.exportView.toStdString() + "' must end in .png");
+        throw InputError("export-view",
+                         "'" + options.exportView.toStdString() + "' must end in .png");
     }
     for (const auto& [option, member] :
          {std::pair{&exportLegend, &ui::ViewFigureOptions::legend},

@@ -26,11 +26,11 @@ struct Options {
     ui::ReplayKind replay = ui::ReplayKind::Collective; // --replay
     std::optional<double> timeFraction;                 // --time-fraction
     std::optional<ChipActivity> timeAt;                 // --time-at
-    std::optional<ui::ChartKind> chart; // --chart: the chart tab in front
-    QSize size{1280, 720}; // fits a 1366x768 laptop screen
+    std::optional<ui::ChartKind> chart;                 // --chart: the chart tab in front
+    QSize size{1280, 720};                              // fits a 1366x768 laptop screen
     QString screenshot;
     int benchmarkFrames = 0;
-    int benchmarkChanges = 0; // --benchmark-responsiveness
+    int benchmarkChanges = 0;           // --benchmark-responsiveness
     std::optional<ui::DemoScript> demo; // --demo: the window opens on this demo
     int demoStep = 0;                   // 0-based
     bool presentation = false;          // --presentation: the classroom layout
@@ -41,7 +41,7 @@ struct Options {
     QString exportOut;  // the chart's file: .png, .svg or .pdf
     QString exportView; // the 3-D view's PNG
     std::optional<QSize> exportSize;
-    int exportDpi = 0; // 0: the default of the export kind
+    int exportDpi = 0;                // 0: the default of the export kind
     ui::ViewFigureOptions viewFigure; // --export-legend, -colorbar, -caption, -light
     bool exporting() const { return exportChart || !exportView.isEmpty(); }
     // --- end of scripted exports

@@ -5,7 +5,6 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-
 #include <sstream>
 #include <string>
 #include <vector>
@@ -17,12 +16,12 @@ using test::Outcome;
 using test::runCli;
 
 TEST(Cli, CollectiveJsonHasTheDocumentedFields) {
-    const auto r = runCli({"collective", "--topology", "8x4", "--wrap", "y", "--bytes", "1MiB", "--chunks", "2",
-                           "--engine", "event", "--verify", "--json"});
+    const auto r = runCli({"collective", "--topology", "8x4", "--wrap", "y", "--bytes", "1MiB",
+                           "--chunks", "2", "--engine", "event", "--verify", "--json"});
     ASSERT_EQ(r.status, 0) << r.err;
     const auto json = nlohmann::json::parse(r.out);
-    for (const char* field : {"time_s", "phases", "algbw_GBps", "busbw_GBps", "lower_bound_s", "engine", "events",
-                              "wall_s", "max_link_utilization", "verified"}) {
+    for (const char* field : {"time_s", "phases", "algbw_GBps", "busbw_GBps", "lower_bound_s",
+                              "engine", "events", "wall_s", "max_link_utilization", "verified"}) {
         EXPECT_TRUE(json.contains(field)) << field;
     }
     EXPECT_EQ(json["engine"], "event");
@@ -38,8 +37,8 @@ TEST(Cli, CollectiveJsonHasTheDocumentedFields) {
 
 TEST(Cli, AnalyticAndEventAgreeThroughTheCommandLine) {
     auto time = [](const char* engine) {
-        const auto r = runCli({"collective", "--algorithm", "2d", "--bytes", "64MiB", "--chunks", "4", "--engine",
-                               engine, "--json"});
+        const auto r = runCli({"collective", "--algorithm", "2d", "--bytes", "64MiB", "--chunks",
+                               "4", "--engine", engine, "--json"});
         EXPECT_EQ(r.status, 0) << r.err;
         return nlohmann::json::parse(r.out)["time_s"].get<double>();
     };
@@ -48,8 +47,9 @@ TEST(Cli, AnalyticAndEventAgreeThroughTheCommandLine) {
 
 TEST(Cli, LinkBandwidthAndLatencyFlagsTakeEffect) {
     auto time = [](std::vector<std::string> extra) {
-        std::vector<std::string> args = {"collective", "--topology", "16", "--wrap", "x", "--algorithm", "ring",
-                                         "--bytes", "16000000", "--json"};
+        std::vector<std::string> args = {"collective", "--topology",  "16",   "--wrap",
+                                         "x",          "--algorithm", "ring", "--bytes",
+                                         "16000000",   "--json"};
         args.insert(args.end(), extra.begin(), extra.end());
         const auto r = runCli(args);
         EXPECT_EQ(r.status, 0) << r.err;
@@ -57,7 +57,8 @@ TEST(Cli, LinkBandwidthAndLatencyFlagsTakeEffect) {
     };
     // 2(p-1)(alpha + S/(pB)) with p = 16.
     EXPECT_NEAR(time({"--link-bw", "100", "--latency-us", "0"}), 30 * 16e6 / 16 / 100e9, 1e-12);
-    EXPECT_NEAR(time({"--link-bw", "100", "--latency-us", "2"}), 30 * (2e-6 + 16e6 / 16 / 100e9), 1e-12);
+    EXPECT_NEAR(time({"--link-bw", "100", "--latency-us", "2"}), 30 * (2e-6 + 16e6 / 16 / 100e9),
+                1e-12);
 }
 
 TEST(Cli, TextOutputIsReadable) {
@@ -123,12 +124,14 @@ TEST(Cli, SettingsListsTheTableAndEveryScenarioCommandTakesItsFlags) {
         EXPECT_EQ(help.status, 0) << command;
         for (const Setting& s : scenarioSettings()) {
             EXPECT_NE(text.out.find(std::string(s.key)), std::string::npos) << s.key;
-            const bool listed = help.out.find("--" + std::string(s.flag) + " ") != std::string::npos;
+            const bool listed =
+                help.out.find("--" + std::string(s.flag) + " ") != std::string::npos;
             const bool list = std::string(command) == "sweep" &&
                               (s.key == "chips" || s.key == "global_batch"); // sweep's own
             EXPECT_TRUE(listed || s.flag.empty()) << command << " --" << s.flag;
             if (listed && !list) {
-                EXPECT_NE(help.out.find(settingHelp(s)), std::string::npos) << command << " --" << s.flag;
+                EXPECT_NE(help.out.find(settingHelp(s)), std::string::npos)
+                    << command << " --" << s.flag;
             }
         }
     }

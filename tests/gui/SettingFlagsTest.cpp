@@ -13,7 +13,6 @@
 #include "training/StepModel.hpp"
 
 #include <CLI/CLI.hpp>
-
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -87,7 +86,9 @@ QStringList badValues(const Setting& s) {
     return {};
 }
 
-QString collapsed(QString text) { return text.replace(QRegularExpression("\\s+"), " "); }
+QString collapsed(QString text) {
+    return text.replace(QRegularExpression("\\s+"), " ");
+}
 
 } // namespace
 
@@ -162,7 +163,7 @@ private slots:
         file.close();
         const std::string file8 = path.toStdString();
         const Scenario gui = guiScenario({"--config", path, "--wus", "off"});
-        QCOMPARE(toJson(gui), toJson(cliScenario({"--config", file8, "--wus", "off"})));
+        QVERIFY(toJson(gui) == toJson(cliScenario({"--config", file8, "--wus", "off"})));
         QCOMPARE(gui.gradient.chunks, 8);
         QCOMPARE(gui.workload, std::string("bert"));
         QVERIFY(!gui.weightUpdateSharding);
@@ -170,9 +171,11 @@ private slots:
             guiScenario({"--config", path, "--preset", kPreset});
             QFAIL("accepted");
         } catch (const InputError& e) {
-            QCOMPARE(QString(e.what()), QString("preset: give either --preset or --config, not both"));
+            QCOMPARE(QString(e.what()),
+                     QString("preset: give either --preset or --config, not both"));
         }
-        const Outcome missing = runProgram(PODSCOPE_GUI_PROGRAM, {"--config", dir.filePath("none.json")});
+        const Outcome missing =
+            runProgram(PODSCOPE_GUI_PROGRAM, {"--config", dir.filePath("none.json")});
         QCOMPARE(missing.exitCode, 2);
         QVERIFY2(messageOf(missing.err).startsWith("config: "), qPrintable(missing.err));
     }
@@ -184,8 +187,7 @@ private slots:
         QVERIFY(gui.modelParallelKind != ModelParallelKind::None);
         QVERIFY(loadWorkload(gui.workload).supports(gui.modelParallelKind));
         simulateTraining(gui); // accepted: no "needs a kind"
-        QCOMPARE(toJson(gui),
-                 toJson(cliScenario({"--preset", "mlperf07-resnet50-tf-4096", "--model-parallel", "4"})));
+        QVERIFY(toJson(gui) == toJson(cliScenario({"--preset", kPreset, "--model-parallel", "4"})));
     }
 };
 

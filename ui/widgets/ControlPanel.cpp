@@ -7,8 +7,6 @@
 #include "widgets/SettingControl.hpp"
 #include "widgets/SliceControl.hpp"
 
-#include <algorithm>
-
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -20,6 +18,7 @@
 #include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace podscope::ui {
 
@@ -33,7 +32,8 @@ void ControlPanel::build() {
     buildProblemBox();
     for (const SettingGroup& group : settingGroups()) {
         auto* box = new QGroupBox(tr(std::string(group.title).c_str()), this);
-        box->setObjectName(QString::fromUtf8(group.key.data(), static_cast<qsizetype>(group.key.size())));
+        box->setObjectName(
+            QString::fromUtf8(group.key.data(), static_cast<qsizetype>(group.key.size())));
         auto* form = new QFormLayout(box);
         form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
         // Labels above their fields when the panel is narrow, so that no field is cut.
@@ -89,7 +89,6 @@ void ControlPanel::buildProblemBox() {
             emit edited(*suggested_, suggestion_->text().replace(tr("Use "), tr("use ")));
         }
     });
-
 }
 
 SettingControl* ControlPanel::settingControl(std::string_view key) const {
@@ -106,14 +105,18 @@ QWidget* ControlPanel::control(std::string_view key) const {
 QComboBox* ControlPanel::modelParallelBox() const {
     return qobject_cast<QComboBox*>(control("model_parallel.degree"));
 }
-QComboBox* ControlPanel::sliceBox() const { return qobject_cast<QComboBox*>(control("chips")); }
+QComboBox* ControlPanel::sliceBox() const {
+    return qobject_cast<QComboBox*>(control("chips"));
+}
 QLineEdit* ControlPanel::customGridEdit() const {
     return qobject_cast<QLineEdit*>(control("topology"));
 }
 QComboBox* ControlPanel::globalBatchBox() const {
     return qobject_cast<QComboBox*>(control("global_batch"));
 }
-QComboBox* ControlPanel::workloadBox() const { return qobject_cast<QComboBox*>(control("workload")); }
+QComboBox* ControlPanel::workloadBox() const {
+    return qobject_cast<QComboBox*>(control("workload"));
+}
 QComboBox* ControlPanel::overlapBox() const {
     return qobject_cast<QComboBox*>(control("gradient.overlap"));
 }

@@ -7,7 +7,6 @@
 #include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QSpinBox>
-
 #include <climits>
 #include <cmath>
 
@@ -118,8 +117,9 @@ public:
 
     void show(const Scenario& s) override {
         const json value = setting_.read(s);
-        shown_ = standardSliceOf(s) || value.is_null() ? QString()
-                                                       : QString::fromStdString(value.get<std::string>());
+        shown_ = standardSliceOf(s) || value.is_null()
+                     ? QString()
+                     : QString::fromStdString(value.get<std::string>());
         edit()->setText(shown_);
     }
     void apply(Scenario& s) const override {
@@ -148,9 +148,13 @@ SettingControl::SettingControl(const Setting& setting, QWidget* widget)
     widget->setToolTip(tip);
 }
 
-QString SettingControl::label() const { return qt(setting_.panel.label).toLower(); }
+QString SettingControl::label() const {
+    return qt(setting_.panel.label).toLower();
+}
 
-QString SettingControl::editText() const { return label(); }
+QString SettingControl::editText() const {
+    return label();
+}
 
 ChoiceControl::ChoiceControl(const Setting& setting, QWidget* parent)
     : SettingControl(setting, new QComboBox(parent)) {
@@ -165,10 +169,10 @@ ChoiceControl::ChoiceControl(const Setting& setting, QWidget* parent)
             }
         } else if (setting.choices) {
             for (const SettingChoice& choice : setting.choices()) {
-                offers.push_back({QString::fromStdString(choice.label.empty() ? choice.value
-                                                                              : choice.label),
-                                  QString::fromStdString(choice.value),
-                                  {}});
+                offers.push_back(
+                    {QString::fromStdString(choice.label.empty() ? choice.value : choice.label),
+                     QString::fromStdString(choice.value),
+                     {}});
             }
         }
         setOffers(offers);
@@ -176,7 +180,9 @@ ChoiceControl::ChoiceControl(const Setting& setting, QWidget* parent)
     connect(box(), &QComboBox::currentIndexChanged, this, &SettingControl::edited);
 }
 
-QComboBox* ChoiceControl::box() const { return static_cast<QComboBox*>(widget_); }
+QComboBox* ChoiceControl::box() const {
+    return static_cast<QComboBox*>(widget_);
+}
 
 void ChoiceControl::setOffers(const std::vector<Offer>& offers) {
     const QSignalBlocker quiet(box());
@@ -218,7 +224,9 @@ void ChoiceControl::apply(Scenario& s) const {
     }
 }
 
-QString ChoiceControl::editText() const { return label() + " " + box()->currentText(); }
+QString ChoiceControl::editText() const {
+    return label() + " " + box()->currentText();
+}
 
 SpinControl::SpinControl(const Setting& setting, QWidget* parent)
     : SettingControl(setting, new QSpinBox(parent)) {
@@ -229,7 +237,9 @@ SpinControl::SpinControl(const Setting& setting, QWidget* parent)
     connect(box(), &QSpinBox::valueChanged, this, &SettingControl::edited);
 }
 
-QSpinBox* SpinControl::box() const { return static_cast<QSpinBox*>(widget_); }
+QSpinBox* SpinControl::box() const {
+    return static_cast<QSpinBox*>(widget_);
+}
 
 void SpinControl::setLimits(int lowest, int highest, std::optional<int> implied) {
     const QSignalBlocker quiet(box());
@@ -248,7 +258,9 @@ void SpinControl::show(const Scenario& s) {
     }
 }
 
-void SpinControl::apply(Scenario& s) const { setting_.write(s, box()->value()); }
+void SpinControl::apply(Scenario& s) const {
+    setting_.write(s, box()->value());
+}
 
 SettingControl* makeSettingControl(const Setting& setting, QWidget* parent) {
     switch (setting.panel.control) {

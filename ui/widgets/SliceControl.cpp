@@ -56,7 +56,9 @@ SliceControl::SliceControl(const Setting& setting, QWidget* parent)
     connect(box(), &QComboBox::currentIndexChanged, this, &SettingControl::edited);
 }
 
-QComboBox* SliceControl::box() const { return static_cast<QComboBox*>(widget_); }
+QComboBox* SliceControl::box() const {
+    return static_cast<QComboBox*>(widget_);
+}
 
 void SliceControl::show(const Scenario& s) {
     const QSignalBlocker quiet(box());
@@ -81,6 +83,8 @@ void SliceControl::apply(Scenario& s) const {
     }
 }
 
-QString SliceControl::editText() const { return label() + " " + box()->currentText(); }
+QString SliceControl::editText() const {
+    return label() + " " + box()->currentText();
+}
 
 } // namespace podscope::ui
