@@ -7,12 +7,14 @@
 #include "charts/RooflineChart.hpp"
 #include "charts/ThroughputChart.hpp"
 #include "session/ScenarioDocument.hpp"
+#include "settings/ScenarioSettings.hpp"
 #include "training/Presets.hpp"
 #include "widgets/ControlPanel.hpp"
 #include "widgets/MainWindow.hpp"
 #include "widgets/MemoryBar.hpp"
 #include "widgets/WhatIfPanel.hpp"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QSpinBox>
@@ -374,6 +376,64 @@ private slots:
         panel->workloadBox()->setCurrentText("resnet50");
         QVERIFY(waitForAnalysis());
         QVERIFY(!explorer_->document().scenario().sequenceLength);
+    }
+
+    // Issue 22: the panel is built from the settings table: each setting with a panel row has a
+    // control, and changing it is one undo step of that setting alone, which undo takes back
+    // (the document and the control).
+    void eachControlOfTheTableIsOneUndoableEdit() {
+        ControlPanel* panel = explorer_->controls();
+        QUndoStack* undo = explorer_->document().undoStack();
+        int controls = 0;
+        for (const Setting& setting : scenarioSettings()) {
+            if (setting.panel.control == PanelControl::None) {
+                continue;
+            }
+            const QString key = QString::fromUtf8(setting.key.data(), static_cast<qsizetype>(setting.key.size()));
+            QWidget* control = panel->control(setting.key);
+            QVERIFY2(control, qPrintable(key));
+            ++controls;
+            auto* box = qobject_cast<QComboBox*>(control);
+            if (!control->isEnabled() || (box && box->count() < 2)) {
+                continue; // bucket size (after-backward), sequence length (ResNet), one machine
+            }
+            auto state = [&] {
+                if (box) {
+                    return box->currentText();
+                }
+                if (auto* check = qobject_cast<QCheckBox*>(control)) {
+                    return QString::number(check->isChecked());
+                }
+                if (auto* spin = qobject_cast<QAbstractSpinBox*>(control)) {
+                    return spin->text();
+                }
+                return qobject_cast<QLineEdit*>(control)->text();
+            };
+            const Scenario before = explorer_->document().scenario();
+            const QString shown = state();
+            const int steps = undo->index();
+            if (box) {
+                box->setCurrentIndex((box->currentIndex() + 1) % box->count());
+            } else if (auto* check = qobject_cast<QCheckBox*>(control)) {
+                check->toggle();
+            } else if (auto* spin = qobject_cast<QSpinBox*>(control)) {
+                spin->setValue(spin->value() < spin->maximum() ? spin->value() + 1 : spin->value() - 1);
+            } else if (auto* decimal = qobject_cast<QDoubleSpinBox*>(control)) {
+                decimal->setValue(decimal->value() + decimal->singleStep());
+            } else {
+                auto* edit = qobject_cast<QLineEdit*>(control);
+                edit->setText(QString::fromUtf8(setting.example.data(), static_cast<qsizetype>(setting.example.size())));
+                emit edit->editingFinished();
+            }
+            QVERIFY2(undo->index() == steps + 1, qPrintable(key));
+            const Scenario after = explorer_->document().scenario();
+            QVERIFY2(!sameScenario(after, before), qPrintable(key));
+            QVERIFY2(setting.read(after) != setting.read(before) || setting.key == "chips", qPrintable(key));
+            undo->undo();
+            QVERIFY2(sameScenario(explorer_->document().scenario(), before), qPrintable(key));
+            QVERIFY2(state() == shown, qPrintable(key + ": " + state() + " / " + shown));
+        }
+        QVERIFY(controls >= 25);
     }
 
     // Issue 12: the Layers tab shows podscope-cli layers' table as bars and a roofline.
