@@ -92,11 +92,14 @@ std::string problemWithValue(const Setting& s, const json& value) {
         if (!value.is_number_integer()) {
             return "must be an integer";
         }
-        // Compared as whole numbers: a double cannot hold every int64.
-        if (value.is_number_unsigned()
-                ? value.get<std::uint64_t>() > s.highest
-                : (value.get<std::int64_t>() < s.lowest || value.get<std::int64_t>() > s.highest)) {
-            return rangeProblem(s);
+        {
+            // Past 2^53 a double rounds, but every range ends far below that.
+            const double number = value.is_number_unsigned()
+                                      ? static_cast<double>(value.get<std::uint64_t>())
+                                      : static_cast<double>(value.get<std::int64_t>());
+            if (number < s.lowest || number > s.highest) {
+                return rangeProblem(s);
+            }
         }
         return "";
     case SettingType::Number:

@@ -139,7 +139,7 @@ TopologySpec resolveTopology(const std::string& topology, const std::optional<st
 
 std::vector<std::int64_t> standardChipCounts() {
     std::vector<std::int64_t> counts;
-    for (std::int64_t chips = 1; chips <= 65536; chips *= 2) {
+    for (std::int64_t chips = 1; chips <= limits::kMaxChips; chips *= 2) {
         try {
             standardSlice(chips);
             counts.push_back(chips);

@@ -132,6 +132,14 @@ TEST(SettingsTable, RangesAreWhatAFileAccepts) {
         EXPECT_EQ(refusedField(beyond), s.key);
     }
     EXPECT_NE(problemWithValue(*findSetting("gradient.chunks"), 2.5), "");
+    // As a file's text gives them (a JSON parser reads "0" as an unsigned number).
+    for (const auto& [text, field] :
+         {std::pair{R"({"gradient": {"chunks": 0}})", "gradient.chunks"},
+          std::pair{R"({"model_parallel": {"degree": 0}})", "model_parallel.degree"},
+          std::pair{R"({"global_batch": 0})", "global_batch"},
+          std::pair{R"({"input": {"prefetch_batches": 1001}})", "input.prefetch_batches"}}) {
+        EXPECT_EQ(refusedField(json::parse(text)), field) << text;
+    }
     EXPECT_NE(problemWithValue(*findSetting("weight_update_sharding"), "yes"), "");
 }
 
