@@ -3,19 +3,16 @@
 #include "common/InputError.hpp"
 #include "common/Limits.hpp"
 #include "common/TextFile.hpp"
-#include "topology/TopologyPresets.hpp"
 #include "settings/ScenarioSettings.hpp"
 #include "settings/SettingValue.hpp"
+#include "topology/TopologyPresets.hpp"
 #include "training/Presets.hpp"
 
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 #include <unistd.h>
 
 namespace podscope {
