@@ -215,12 +215,26 @@ TEST(SettingsTable, PresetsLoadAsTheirFilesSay) {
     }
 }
 
-TEST(SettingsTable, TheDocsHoldTheGeneratedTable) {
-    std::ifstream in(std::string(PODSCOPE_SOURCE_DIR) + "/docs/settings.md");
-    ASSERT_TRUE(in) << "docs/settings.md";
+std::string sourceFile(const std::string& path) {
+    std::ifstream in(std::string(PODSCOPE_SOURCE_DIR) + "/" + path);
+    EXPECT_TRUE(in) << path;
     std::stringstream text;
     text << in.rdbuf();
-    const std::string docs = text.str();
+    return text.str();
+}
+
+// Each line without its indentation.
+std::string unindented(const std::string& text) {
+    std::istringstream lines(text);
+    std::string line, out;
+    while (std::getline(lines, line)) {
+        out += line.substr(std::min(line.find_first_not_of(' '), line.size())) + "\n";
+    }
+    return out;
+}
+
+TEST(SettingsTable, TheDocsHoldTheGeneratedTable) {
+    const std::string docs = sourceFile("docs/settings.md");
     const std::string begin = "<!-- settings-table: podscope-cli settings --markdown -->\n";
     const std::string end = "<!-- end of settings-table -->";
     const auto from = docs.find(begin);
@@ -229,6 +243,20 @@ TEST(SettingsTable, TheDocsHoldTheGeneratedTable) {
     ASSERT_NE(to, std::string::npos);
     EXPECT_EQ(docs.substr(from + begin.size(), to - from - begin.size()), settingsMarkdown())
         << "regenerate: build/bin/podscope-cli settings --markdown";
+}
+
+// The worked example of "Adding a setting" is the table's own entry, as it is.
+TEST(SettingsTable, TheDocsWorkedExampleIsTheTablesEntry) {
+    const std::string docs = sourceFile("docs/settings.md");
+    const auto section = docs.find("## Adding a setting");
+    ASSERT_NE(section, std::string::npos);
+    const auto from = docs.find("```cpp\n", section);
+    ASSERT_NE(from, std::string::npos);
+    const auto to = docs.find("```", from + 7);
+    const std::string example = unindented(docs.substr(from + 7, to - from - 7));
+    EXPECT_NE(unindented(sourceFile("core/settings/ScenarioSettings.cpp")).find(example),
+              std::string::npos)
+        << example;
 }
 
 } // namespace
