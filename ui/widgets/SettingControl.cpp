@@ -63,7 +63,6 @@ public:
         const double step = std::pow(10.0, -row.decimals);
         const double lowest = setting.lowest * row.scale + (setting.lowestIncluded ? 0 : step);
         box()->setDecimals(row.decimals);
-        box()->setSingleStep(row.decimals > 0 ? step * 10 : 1);
         box()->setRange(lowest, setting.highest * row.scale);
         const std::string_view unit = row.unit.empty() ? setting.unit : row.unit;
         if (!unit.empty()) {
