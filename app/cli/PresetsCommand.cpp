@@ -32,6 +32,7 @@ void runPresetsCommand(const PresetsOptions& o, std::ostream& out) {
                                       {"max", p.reference.evaluationsMax}};
             }
             array.push_back({{"name", p.name},
+                             {"title", p.title},
                              {"description", p.description},
                              {"scenario", toJson(p.scenario)},
                              {"reference", ref}});

@@ -36,6 +36,7 @@ Preset loadPreset(const std::string& name, const std::string& field) {
     const auto json = nlohmann::json::parse(text);
     Preset p;
     p.name = json.at("name").get<std::string>();
+    p.title = json.value("title", p.name);
     p.description = json.value("description", "");
     applyScenarioJson(json.at("scenario"), p.scenario, "", file);
     const auto& ref = json.at("reference");

@@ -21,6 +21,7 @@ struct PresetReference {
 
 struct Preset {
     std::string name;
+    std::string title; // as people say it: "BERT, JAX, 4096 chips" (the name when the file has none)
     std::string description;
     Scenario scenario;
     PresetReference reference;

@@ -6,6 +6,7 @@
 #include "training/StepModel.hpp"
 #include "training/TrainingJson.hpp"
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
@@ -38,6 +39,21 @@ TEST(ScenarioJson, EveryPresetRoundTripsThroughAFile) {
         const Scenario loaded = loadScenarioFile(path);
         EXPECT_EQ(toJson(loaded), toJson(original)) << name;
         EXPECT_EQ(toJson(simulateTraining(loaded)), toJson(simulateTraining(original))) << name;
+    }
+}
+
+// Menus and legends show the title; it must say what the preset simulates, not what it was named.
+TEST(ScenarioJson, EveryPresetTitleNamesItsFrameworkAndChipCount) {
+    for (const auto& name : presetNames()) {
+        const Preset preset = loadPreset(name);
+        ASSERT_NE(preset.title, preset.name) << name;
+        std::string framework = preset.scenario.framework;
+        for (char& c : framework) {
+            c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        }
+        const auto chips = simulateTraining(preset.scenario).chips;
+        EXPECT_NE(preset.title.find(", " + framework + ", "), std::string::npos) << preset.title;
+        EXPECT_TRUE(preset.title.ends_with(", " + std::to_string(chips) + " chips")) << preset.title;
     }
 }
 

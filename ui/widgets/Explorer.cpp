@@ -260,7 +260,7 @@ void Explorer::buildMenus() {
     QMenu* presets = bar->addMenu(tr("&Presets"));
     for (const std::string& name : presetNames()) {
         const Preset preset = podscope::loadPreset(name);
-        QAction* action = presets->addAction(QString::fromStdString(name), this,
+        QAction* action = presets->addAction(QString::fromStdString(preset.title), this,
                                              [this, name] { loadPreset(name); });
         action->setToolTip(QString::fromStdString(preset.description));
         action->setStatusTip(QString::fromStdString(preset.description));
