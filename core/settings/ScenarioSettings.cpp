@@ -300,17 +300,14 @@ std::vector<Setting> buildTable() {
                  if (s.modelParallel == 1) {
                      s.modelParallelKind = ModelParallelKind::None;
                  } else if (s.modelParallelKind == ModelParallelKind::None) {
-                     const Workload w = loadWorkload(s.workload);
-                     s.modelParallelKind =
-                         w.preferredSplit != ModelParallelKind::None ? w.preferredSplit
-                         : w.supports(ModelParallelKind::Spatial)    ? ModelParallelKind::Spatial
-                                                                     : ModelParallelKind::Tensor;
+                     s.modelParallelKind = loadWorkload(s.workload).defaultSplit();
                  }
              }},
         {.key = "model_parallel.kind",
          .type = T::Choice,
          .description = "How a replica of several cores splits the model (spatial: images, halo "
-                        "exchange; tensor: Megatron-style, activation all-reduces)",
+                        "exchange; tensor: Megatron-style, activation all-reduces; none: the "
+                        "workload's split)",
          .flag = "model-parallel-kind",
          .example = "spatial",
          .panel = {.group = "parallelism", .label = "Model parallelism", .control = C::Choice},

@@ -319,7 +319,12 @@ StepPlan buildStepPlanUnchecked(const Scenario& scenario, const CoreCalibration*
     if (!(s.gradient.bucketMiB > 0) || !std::isfinite(s.gradient.bucketMiB)) {
         throw InputError("gradient.bucket_MiB", "must be a positive size");
     }
-    p.parallelism = planParallelism(p.topology, s.globalBatch, s.modelParallel, s.modelParallelKind);
+    // A replica of several cores with no kind named takes the workload's split, as the
+    // --model-parallel flag and the panel do.
+    const ModelParallelKind kind =
+        s.modelParallel > 1 && s.modelParallelKind == ModelParallelKind::None ? w.defaultSplit()
+                                                                               : s.modelParallelKind;
+    p.parallelism = planParallelism(p.topology, s.globalBatch, s.modelParallel, kind);
     if (!w.supports(p.parallelism.kind)) {
         throw InputError("model_parallel", w.name + " has no layers that a " +
                                                toString(p.parallelism.kind) + " split divides");

@@ -76,6 +76,14 @@ double Workload::startupS(const std::string& framework) const {
     return it != inRunStartupS.end() ? it->second : inRunStartupS.at("default");
 }
 
+ModelParallelKind Workload::defaultSplit() const {
+    if (preferredSplit != ModelParallelKind::None) {
+        return preferredSplit;
+    }
+    return supports(ModelParallelKind::Spatial) ? ModelParallelKind::Spatial
+                                                : ModelParallelKind::Tensor;
+}
+
 bool Workload::supports(ModelParallelKind kind) const {
     if (kind == ModelParallelKind::None) {
         return true;

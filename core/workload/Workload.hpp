@@ -65,6 +65,9 @@ struct Workload {
     // Which model-parallel kinds the layers support: spatial needs feature maps to split,
     // tensor needs layers with a Megatron split.
     bool supports(ModelParallelKind kind) const;
+    // The split a replica of several cores takes when none is named: the preferred one, else
+    // the one the layers support (spatial before tensor).
+    ModelParallelKind defaultSplit() const;
 };
 
 // Throws InputError for an unknown name.

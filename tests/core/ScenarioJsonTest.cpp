@@ -57,6 +57,21 @@ TEST(ScenarioJson, EveryPresetTitleNamesItsFrameworkAndChipCount) {
     }
 }
 
+// "none" with several cores per replica is the workload's split, as the CLI's --model-parallel
+// takes it: the Transformer splits tensors, SSD images, and neither is refused.
+TEST(ScenarioJson, SeveralCoresPerReplicaWithoutAKindTakeTheWorkloadsSplit) {
+    for (const char* name : {"mlperf07-transformer-jax-4096", "mlperf07-ssd-tf-4096"}) {
+        const Preset preset = loadPreset(name);
+        ASSERT_GT(preset.scenario.modelParallel, 1) << name;
+        const Scenario unnamed = parseScenario(
+            std::string(R"({"preset": ")") + name + R"(", "model_parallel": {"kind": "none"}})",
+            "test.json");
+        ASSERT_EQ(unnamed.modelParallelKind, ModelParallelKind::None);
+        EXPECT_EQ(toJson(simulateTraining(unnamed)), toJson(simulateTraining(preset.scenario)))
+            << name;
+    }
+}
+
 TEST(ScenarioJson, AFileMayNameAPresetAndOverrideSomeFields) {
     const Scenario base = loadPreset("mlperf07-resnet50-tf-4096").scenario;
     const Scenario s = parseScenario(R"({"preset": "mlperf07-resnet50-tf-4096",

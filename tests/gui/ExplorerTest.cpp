@@ -3,6 +3,8 @@
 
 #include "charts/BatchChart.hpp"
 #include "charts/BreakdownChart.hpp"
+#include "charts/FigureAxis.hpp"
+#include "charts/FigureStyle.hpp"
 #include "charts/LayerTimeChart.hpp"
 #include "charts/RooflineChart.hpp"
 #include "charts/ThroughputChart.hpp"
@@ -25,6 +27,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollArea>
@@ -36,6 +39,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
+#include <cmath>
 
 using namespace podscope;
 using namespace podscope::ui;
@@ -44,6 +48,14 @@ class ExplorerTest : public QObject {
     Q_OBJECT
 
 private:
+    void answerUnsavedChangesPrompt(QMessageBox::StandardButton button) {
+        QMessageBox* prompt = nullptr;
+        QTRY_VERIFY((prompt = window_->findChild<QMessageBox*>("unsavedChangesPrompt")));
+        QVERIFY(prompt->button(button));
+        prompt->button(button)->click();
+        QTRY_VERIFY(!window_->findChild<QMessageBox*>("unsavedChangesPrompt"));
+    }
+
     std::unique_ptr<MainWindow> window_;
     Explorer* explorer_ = nullptr;
 
@@ -163,8 +175,56 @@ private slots:
         QCOMPARE(explorer_->document().scenario().globalBatch, 65536);
         QCOMPARE(explorer_->restoreAutosave(), QString()); // ...and the user restores
         QCOMPARE(explorer_->document().scenario().globalBatch, 16384);
-        window_->close(); // a clean exit removes the autosave
-        QVERIFY(!Explorer::hasUnsavedSession());
+        window_->close(); // restored changes are unsaved: the window asks first
+        answerUnsavedChangesPrompt(QMessageBox::Discard);
+        QVERIFY(!Explorer::hasUnsavedSession()); // a clean exit removes the autosave
+    }
+
+    // The tooltip names the data point nearest the pointer, not the pointer's place on the line
+    // ("996.427 chips, 6.826e+04 examples/s" was the pointer just left of 1024 chips).
+    void hoveringTheScalingLineNamesTheNearestPoint() {
+        const ThroughputChart* chart = explorer_->throughputChart();
+        const QList<QPointF> points = chart->modelSeries()->points();
+        const FigureAxis& x = chart->chipsAxis();
+        int at = -1;
+        for (int i = 0; i + 1 < points.size(); ++i) {
+            if (std::lround(x.fromAxis(points[i].x())) == 1024) {
+                at = i;
+            }
+        }
+        QVERIFY2(at >= 0, "the scaling line has a 1024-chip point");
+        const QPointF hovered = points[at] + 0.2 * (points[at + 1] - points[at]);
+        const QStringList lines = valuesAtNearestPoint(*chart->modelSeries(), hovered, x, "chips",
+                                                       chart->throughputAxis(), "examples/s")
+                                      .split('\n');
+        QCOMPARE(lines.size(), 3);
+        QCOMPARE(lines[1], QString("1,024 chips"));
+        QCOMPARE(lines[2],
+                 readableNumber(chart->throughputAxis().fromAxis(points[at].y())) + " examples/s");
+        QVERIFY2(QRegularExpression("^[0-9]{1,3}(,[0-9]{3})+ examples/s$").match(lines[2]).hasMatch(),
+                 qPrintable(lines[2]));
+    }
+
+    // Quitting with unsaved changes asks; Cancel keeps the window and the changes, Discard
+    // closes. An unchanged configuration closes without asking.
+    void quittingWithUnsavedChangesAsksFirst() {
+        window_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+        QVERIFY(window_->close()); // nothing changed: closes at once
+        QVERIFY(!window_->findChild<QMessageBox*>("unsavedChangesPrompt"));
+
+        window_->show();
+        Scenario changed = explorer_->document().scenario();
+        changed.globalBatch = 16384;
+        explorer_->document().edit(changed, "global batch 16384");
+        QVERIFY(!window_->close());
+        answerUnsavedChangesPrompt(QMessageBox::Cancel);
+        QVERIFY(window_->isVisible());
+        QCOMPARE(explorer_->document().scenario().globalBatch, 16384);
+
+        QVERIFY(!window_->close()); // asked again: Cancel decided nothing for later
+        answerUnsavedChangesPrompt(QMessageBox::Discard);
+        QTRY_VERIFY(!window_->isVisible());
     }
 
     void everySettingOfThePanelReachesTheModel() {

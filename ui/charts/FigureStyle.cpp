@@ -1,6 +1,7 @@
 #include "charts/FigureStyle.hpp"
 
 #include "charts/FigureAxis.hpp"
+#include "figure/FigureData.hpp"
 #include "figure/Palette.hpp"
 
 #include <QAbstractAxis>
@@ -10,6 +11,8 @@
 #include <QLegend>
 #include <QToolTip>
 #include <QXYSeries>
+#include <cmath>
+#include <limits>
 
 namespace podscope::ui {
 
@@ -75,6 +78,40 @@ void styleAxis(QAbstractAxis* axis) {
     axis->setShadesVisible(false);
 }
 
+QString readableNumber(double value) {
+    if (std::abs(value) >= 1000) {
+        return QString::fromStdString(groupDigits(value));
+    }
+    return QString::number(value, 'g', 3);
+}
+
+QString valuesAtNearestPoint(const QXYSeries& series, const QPointF& hovered, const FigureAxis& x,
+                             const QString& xUnit, const FigureAxis& y, const QString& yUnit) {
+    const QList<QPointF> points = series.points();
+    if (points.isEmpty()) {
+        return series.name();
+    }
+    // Distance on screen where the series is in a chart (axes may be log and unequal).
+    auto onScreen = [&series](const QPointF& p) {
+        QChart* chart = series.chart();
+        return chart ? chart->mapToPosition(p, const_cast<QXYSeries*>(&series)) : p;
+    };
+    const QPointF at = onScreen(hovered);
+    QPointF nearest = points.front();
+    double best = std::numeric_limits<double>::infinity();
+    for (const QPointF& p : points) {
+        const QPointF d = onScreen(p) - at;
+        const double distance = QPointF::dotProduct(d, d);
+        if (distance < best) {
+            best = distance;
+            nearest = p;
+        }
+    }
+    return QString("%1\n%2 %3\n%4 %5")
+        .arg(series.name(), readableNumber(x.fromAxis(nearest.x())), xUnit,
+             readableNumber(y.fromAxis(nearest.y())), yUnit);
+}
+
 void showValuesOnHover(QXYSeries* series, QChartView* view, const FigureAxis& x,
                        const QString& xUnit, const FigureAxis& y, const QString& yUnit) {
     QObject::connect(series, &QXYSeries::hovered, view,
@@ -83,13 +120,8 @@ void showValuesOnHover(QXYSeries* series, QChartView* view, const FigureAxis& x,
                              QToolTip::hideText();
                              return;
                          }
-                         QToolTip::showText(QCursor::pos(),
-                                            QString("%1\n%2 %3\n%4 %5")
-                                                .arg(series->name())
-                                                .arg(x.fromAxis(point.x()), 0, 'g', 6)
-                                                .arg(xUnit)
-                                                .arg(y.fromAxis(point.y()), 0, 'g', 4)
-                                                .arg(yUnit));
+                         QToolTip::showText(QCursor::pos(), valuesAtNearestPoint(*series, point, x,
+                                                                                 xUnit, y, yUnit));
                      });
 }
 

@@ -34,8 +34,15 @@ void styleChartView(QChartView* view);
 // Fonts, colours and grid of an axis.
 void styleAxis(QAbstractAxis* axis);
 
-// Shows the series' name and the point's values (through the axes' scales, with units) in a
-// tooltip while the pointer is over a point.
+// The series' name and the values of its data point nearest to `hovered` (on screen), through
+// the axes' scales, as people write them: "1,024 chips", "68,260 examples/s". Qt reports the
+// pointer's place on the line, between points; the tooltip names the point itself.
+QString valuesAtNearestPoint(const QXYSeries& series, const QPointF& hovered, const FigureAxis& x,
+                             const QString& xUnit, const FigureAxis& y, const QString& yUnit);
+// A number as people write it: digits grouped from 1,000 up, else three significant digits.
+QString readableNumber(double value);
+
+// Shows valuesAtNearestPoint in a tooltip while the pointer is over the series.
 void showValuesOnHover(QXYSeries* series, QChartView* view, const FigureAxis& x,
                        const QString& xUnit, const FigureAxis& y, const QString& yUnit);
 

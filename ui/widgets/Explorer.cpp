@@ -216,20 +216,7 @@ void Explorer::buildMenus() {
     });
     open->setShortcut(QKeySequence::Open);
     recentMenu_ = file->addMenu(tr("Open &recent"));
-    QAction* save = file->addAction(tr("&Save"), this, [this] {
-        QString path = document_->path();
-        if (path.isEmpty()) {
-            path = QFileDialog::getSaveFileName(&window_, tr("Save configuration"),
-                                                "config.podscope.json",
-                                                tr("PodScope configurations (*.podscope.json)"));
-        }
-        if (!path.isEmpty()) {
-            const QString problem = saveFile(path);
-            if (!problem.isEmpty()) {
-                QMessageBox::warning(&window_, tr("Cannot save"), problem);
-            }
-        }
-    });
+    QAction* save = file->addAction(tr("&Save"), this, [this] { this->save(); });
     save->setShortcut(QKeySequence::Save);
     QAction* saveAs = file->addAction(tr("Save &as..."), this, [this] {
         const QString path =
@@ -271,6 +258,23 @@ void Explorer::buildMenus() {
     pin->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
     compare->addAction(tr("&Clear baseline"), this, &Explorer::clearBaseline);
     window_.addActions({open, save, saveAs, undo, redo, pin});
+}
+
+bool Explorer::save() {
+    QString path = document_->path();
+    if (path.isEmpty()) {
+        path =
+            QFileDialog::getSaveFileName(&window_, tr("Save configuration"), "config.podscope.json",
+                                         tr("PodScope configurations (*.podscope.json)"));
+    }
+    if (path.isEmpty()) {
+        return false;
+    }
+    const QString problem = saveFile(path);
+    if (!problem.isEmpty()) {
+        QMessageBox::warning(&window_, tr("Cannot save"), problem);
+    }
+    return problem.isEmpty();
 }
 
 void Explorer::showChart(ChartKind chart) {

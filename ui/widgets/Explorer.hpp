@@ -5,7 +5,6 @@
 #include "view/TrainingAnalysis.hpp"
 
 #include <QObject>
-
 #include <memory>
 #include <optional>
 
@@ -61,6 +60,9 @@ public:
     // Returns the problem, or an empty string; a failed open changes nothing.
     QString openFile(const QString& path);
     QString saveFile(const QString& path);
+    // File > Save: to the document's file, or one the user picks; false when nothing was saved
+    // (cancelled, or the write failed and the user was told why).
+    bool save();
     void loadPreset(const std::string& name);
     void pinBaseline();
     // Pins a result as the baseline under a name of its own ("step 1"); `currentLabel` names

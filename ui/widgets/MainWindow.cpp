@@ -12,11 +12,13 @@
 #include "widgets/LegendWidget.hpp"
 #include "widgets/TimelinePanel.hpp"
 #include "widgets/TuneDialog.hpp"
+#include "widgets/UnsavedChangesPrompt.hpp"
 
 #include <QAction>
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenu>
@@ -142,6 +144,20 @@ MainWindow::MainWindow(const Scenario& training, bool withView, QWidget* parent)
 MainWindow::~MainWindow() = default;
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!closeConfirmed_ && explorer_->document().isModified()) {
+        event->ignore(); // asked without blocking; the answer closes the window again
+        const QString path = explorer_->document().path();
+        const QString name = path.isEmpty() ? tr("this configuration") : QFileInfo(path).fileName();
+        askAboutUnsavedChanges(*this, name, [this](UnsavedAnswer answer) {
+            if (answer == UnsavedAnswer::Cancel ||
+                (answer == UnsavedAnswer::Save && !explorer_->save())) {
+                return;
+            }
+            closeConfirmed_ = true;
+            close();
+        });
+        return;
+    }
     setPresentation(false); // remember the working layout, not the classroom one
     setFullScreen(false);
     QSettings settings;

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "scene/SceneLayout.hpp"
-#include "view/FrameColoring.hpp"
 #include "training/Scenario.hpp"
+#include "view/FrameColoring.hpp"
 #include "view/ScenarioRun.hpp"
 #include "view/StepColoring.hpp"
 #include "view/StepRun.hpp"
@@ -10,7 +10,6 @@
 #include <QElapsedTimer>
 #include <QMainWindow>
 #include <QTimer>
-
 #include <memory>
 #include <optional>
 
@@ -187,6 +186,7 @@ private:
     QLabel* staleView_ = nullptr;
     QToolBar* toolbar_ = nullptr;
     bool presentation_ = false;
+    bool closeConfirmed_ = false; // the user chose Save or Discard about unsaved changes
     bool maximizedBeforeFullScreen_ = false;
     QByteArray stateBeforePresentation_;
     QAction* leaveAction_ = nullptr;
