@@ -62,8 +62,13 @@ std::string ratio(double podscope, double measured) {
     return formatNumber(podscope / measured, 2);
 }
 
+// Pads to a width in characters ("µ" is two bytes, one column).
 std::string cell(std::string text, std::size_t width) {
-    text.append(text.size() < width ? width - text.size() : 1, ' ');
+    std::size_t columns = 0;
+    for (const char c : text) {
+        columns += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;
+    }
+    text.append(columns < width ? width - columns : 1, ' ');
     return text;
 }
 
