@@ -5,6 +5,7 @@
 #include "LayersCommand.hpp"
 #include "ParseErrorText.hpp"
 #include "PresetsCommand.hpp"
+#include "ProfileCommand.hpp"
 #include "ReportCommand.hpp"
 #include "SettingsCommand.hpp"
 #include "SimulateCommand.hpp"
@@ -45,6 +46,8 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
     auto* layersCmd = addLayersCommand(app, layersOptions);
     CalibrateOptions calibrateOptions;
     auto* calibrateCmd = addCalibrateCommand(app, calibrateOptions);
+    ProfileOptions profileOptions;
+    auto* profileCmd = addProfileCommand(app, profileOptions);
     TuneOptions tuneOptions;
     auto* tuneCmd = addTuneCommand(app, tuneOptions);
 
@@ -89,6 +92,8 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
             runLayersCommand(layersOptions, out);
         } else if (calibrateCmd->parsed()) {
             runCalibrateCommand(calibrateOptions, out);
+        } else if (profileCmd->parsed()) {
+            runProfileCommand(profileOptions, out);
         } else if (tuneCmd->parsed()) {
             return runTuneCommand(tuneOptions, out, err);
         } else {

@@ -1,0 +1,201 @@
+// The per-op comparison (podscope-cli profile): the op table reader on a small table written by
+// hand (its per-step figures worked out by hand in the comments), its errors, the summary round
+// trip, and the comparison on the bundled summaries of Google's TPU-v3 profiles.
+#include "cli/CliRunner.hpp"
+#include "common/InputError.hpp"
+#include "profile/OpTable.hpp"
+#include "profile/ProfileFile.hpp"
+#include "training/StepModel.hpp"
+
+#include <fstream>
+#include <gtest/gtest.h>
+#include <sstream>
+
+namespace podscope {
+namespace {
+
+std::string fixture() {
+    std::ifstream in(PODSCOPE_PROFILE_FIXTURE);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::string errorOf(const std::string& text) {
+    try {
+        parseOpTable(text, "t.csv");
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(OpTable, ReadsTheHandWrittenTable) {
+    const std::vector<ProfileOp> ops = parseOpTable(fixture(), "fixture");
+    ASSERT_EQ(ops.size(), 7u);
+    EXPECT_EQ(ops[0].hloOp.substr(0, 30), "%fusion.1 = bf16[8,128]{1,0} f");
+    EXPECT_EQ(ops[4].tfOp, "transpose/\"quoted\"");
+    EXPECT_EQ(ops[3].category, "all-reduce");
+    EXPECT_EQ(ops[2].occurrences, 8);
+    EXPECT_EQ(ops[1].bound, ProfileBound::Hbm);
+    EXPECT_EQ(ops[4].bound, ProfileBound::Unknown);
+    EXPECT_EQ(ops[6].line, 8u);
+}
+
+TEST(OpTable, SummarisesTheStepAsWorkedOutByHand) {
+    // 2 cores (replica_groups={{0,1}}); the all-reduce runs 4/2 = 2 times per core, and so do
+    // the other once-a-step ops: 2 steps. Per step and core: self time / 4.
+    const ProfileSummary s =
+        summarizeProfile(parseOpTable(fixture(), "fixture"), {0, 0, {"eval/"}});
+    EXPECT_EQ(s.cores, 2);
+    EXPECT_DOUBLE_EQ(s.stepsInWindow, 2);
+    EXPECT_EQ(s.opsRead, 7u);
+    EXPECT_EQ(s.opsExcluded, 1u);
+    EXPECT_NEAR(s.part(ProfileCategory::Matmul).seconds, 100e-6, 1e-12);
+    EXPECT_NEAR(s.part(ProfileCategory::Reduction).seconds, 10e-6, 1e-12);
+    EXPECT_NEAR(s.part(ProfileCategory::Elementwise).seconds, 20e-6, 1e-12);
+    EXPECT_NEAR(s.part(ProfileCategory::Collective).seconds, 5e-6, 1e-12);
+    EXPECT_NEAR(s.part(ProfileCategory::DataFormatting).seconds, 3e-6, 1e-12);
+    EXPECT_NEAR(s.part(ProfileCategory::Infeed).seconds, 2e-6, 1e-12);
+    EXPECT_EQ(s.part(ProfileCategory::Other).seconds, 0);
+    EXPECT_NEAR(s.total().seconds, 140e-6, 1e-12);
+    EXPECT_NEAR(s.part(ProfileCategory::Elementwise).kernels, 2, 1e-12); // in a loop: twice
+    EXPECT_NEAR(s.total().kernels, 7, 1e-12);
+    // 1000 GFLOP/s for 400 us over 4 core-steps; 10 GiB/s likewise.
+    EXPECT_NEAR(s.part(ProfileCategory::Matmul).flops, 1e8, 1e-3);
+    EXPECT_NEAR(s.part(ProfileCategory::Matmul).hbmBytes, 10 * 1073741824.0 * 1e-4, 1e-6);
+    // Roofline classes without the collective and the infeed.
+    EXPECT_NEAR(s.computeBoundS, 100e-6, 1e-12);
+    EXPECT_NEAR(s.hbmBoundS, 30e-6, 1e-12);
+    EXPECT_NEAR(s.unknownBoundS, 3e-6, 1e-12);
+}
+
+TEST(OpTable, GivenCoresAndStepsOverrideTheTable) {
+    const ProfileSummary s =
+        summarizeProfile(parseOpTable(fixture(), "fixture"), {4, 1, {"eval/"}});
+    EXPECT_NEAR(s.total().seconds, 140e-6, 1e-12); // 4 cores x 1 step = 2 cores x 2 steps
+}
+
+TEST(OpTable, SummaryRoundTripsThroughJson) {
+    const ProfileSummary s =
+        summarizeProfile(parseOpTable(fixture(), "fixture"), {0, 0, {"eval/"}});
+    const ProfileSummary back = profileSummaryFromJson(toJson(s), "round trip");
+    EXPECT_EQ(toJson(back), toJson(s));
+    nlohmann::json broken = toJson(s);
+    broken["step_s"] = 1.0;
+    EXPECT_THROW(profileSummaryFromJson(broken, "x"), InputError);
+}
+
+TEST(OpTable, BadTablesAreRefusedNamingLineAndColumn) {
+    const std::string header = "Category,HLO op,TF op,#Occurrences,Total self time (us),"
+                               "Measured GFLOP/s,Measured Memory BW (GiB/s),Bound by\n";
+    EXPECT_NE(errorOf("").find("empty"), std::string::npos);
+    EXPECT_NE(errorOf("Category,HLO op\n").find("no column 'TF op'"), std::string::npos);
+    EXPECT_NE(
+        errorOf(header + "loop fusion,x,y,abc,1,0,0,HBM\n").find("line 2, column '#Occurrences'"),
+        std::string::npos);
+    EXPECT_NE(errorOf(header + "loop fusion,x,y,1,-3,0,0,HBM\n").find(">= 0"), std::string::npos);
+    EXPECT_NE(errorOf(header + "loop fusion,x,y,1,nan,0,0,HBM\n").find("finite"),
+              std::string::npos);
+    EXPECT_NE(errorOf(header + "loop fusion,x,y,1.5,1,0,0,HBM\n").find("whole"), std::string::npos);
+    EXPECT_NE(errorOf(header + "loop fusion,x,y,1,1,0,0\n").find("7 fields, the header 8"),
+              std::string::npos);
+    EXPECT_NE(errorOf(header + "loop fusion,\"x,y,1,1,0,0,HBM\n").find("not closed"),
+              std::string::npos);
+    EXPECT_NE(
+        errorOf(header + "loop fusion,\"x\"z,y,1,1,0,0,HBM\n").find("after the closing quote"),
+        std::string::npos);
+    EXPECT_NE(errorOf(header + "loop fusion,x,y,1,1,0,0,Vector\n").find("'Bound by'"),
+              std::string::npos);
+    EXPECT_NE(errorOf(header + "loop fusion,x,y,0,5,0,0,HBM\n").find("0 occurrences"),
+              std::string::npos);
+    // No collective to find cores or steps by, nothing left after the exclusions.
+    const auto ops = parseOpTable(header + "loop fusion,x,y,1,1,0,0,HBM\n", "t");
+    EXPECT_THROW(summarizeProfile(ops, {0, 0, {}}), InputError);
+    EXPECT_THROW(summarizeProfile(ops, {2, 0, {}}), InputError);
+    EXPECT_NO_THROW(summarizeProfile(ops, {2, 1, {}}));
+    EXPECT_THROW(summarizeProfile(ops, {2, 1, {"y"}}), InputError);
+}
+
+TEST(OpTable, CommandExitsTwoOnABadTable) {
+    const auto missing = cli::test::runCli({"profile", "--table", "/nonexistent/t.csv"});
+    EXPECT_EQ(missing.status, 2) << missing.err;
+    const auto noScenario = cli::test::runCli({"profile", "--table", PODSCOPE_PROFILE_FIXTURE});
+    EXPECT_EQ(noScenario.status, 2);
+    EXPECT_NE(noScenario.err.find("--measured-json"), std::string::npos) << noScenario.err;
+    const auto unknown = cli::test::runCli({"profile", "--summary", "no-such-model"});
+    EXPECT_EQ(unknown.status, 2);
+    EXPECT_NE(unknown.err.find("resnet"), std::string::npos) << unknown.err;
+    const auto measured = cli::test::runCli(
+        {"profile", "--table", PODSCOPE_PROFILE_FIXTURE, "--exclude", "eval/", "--measured-json"});
+    ASSERT_EQ(measured.status, 0) << measured.err;
+    EXPECT_NEAR(nlohmann::json::parse(measured.out)["step_s"].get<double>(), 140e-6, 1e-12);
+}
+
+// The bundled summaries of Google's profiles beside PodScope at the profiled configurations.
+class BundledProfile : public testing::TestWithParam<std::string> {};
+
+TEST_P(BundledProfile, ComparisonAddsUpOnBothSides) {
+    const ProfileFile f = bundledProfile(GetParam());
+    EXPECT_EQ(f.source["repository"], "google/paragraph");
+    EXPECT_EQ(f.source["licence"], "Apache-2.0");
+    EXPECT_EQ(f.measured.cores, 64);
+    // The roofline classes and the two unclassed parts cover the measured step.
+    const ProfileSummary& m = f.measured;
+    EXPECT_NEAR(m.computeBoundS + m.hbmBoundS + m.unknownBoundS +
+                    m.part(ProfileCategory::Collective).seconds +
+                    m.part(ProfileCategory::Infeed).seconds,
+                m.total().seconds, 1e-9 * m.total().seconds);
+
+    const PodScopeProfile ps = podscopeProfile(f.configurations);
+    // PodScope's categories add up to the step simulate reports, configuration by configuration.
+    double weights = 0, step = 0;
+    for (const ProfiledConfiguration& c : f.configurations) {
+        weights += c.weight;
+    }
+    for (const ProfiledConfiguration& c : f.configurations) {
+        try {
+            step += c.weight / weights * simulateTraining(c.scenario).trainStepS;
+        } catch (const InputError&) {
+            step = -1; // refused as it stands: then the comparison must say so
+            break;
+        }
+    }
+    if (step < 0) {
+        ASSERT_FALSE(ps.refusals.empty());
+        EXPECT_NE(ps.refusals.front().find("HBM"), std::string::npos) << ps.refusals.front();
+    } else {
+        EXPECT_TRUE(ps.refusals.empty());
+        EXPECT_NEAR(ps.total().seconds, step, 1e-9 * step);
+    }
+    EXPECT_NEAR(ps.trainStepS, ps.total().seconds, 1e-9 * ps.trainStepS);
+    EXPECT_NEAR(ps.mxuBoundS + ps.memoryBoundS + ps.part(ProfileCategory::Collective).seconds +
+                    ps.part(ProfileCategory::Infeed).seconds +
+                    ps.part(ProfileCategory::Other).seconds,
+                ps.total().seconds, 1e-9 * ps.total().seconds);
+
+    const auto run = cli::test::runCli({"profile", "--summary", GetParam(), "--json"});
+    ASSERT_EQ(run.status, 0) << run.err;
+    const auto j = nlohmann::json::parse(run.out);
+    EXPECT_NEAR(j["step_s"]["podscope"].get<double>(), ps.total().seconds, 1e-12);
+    EXPECT_NEAR(j["step_s"]["profile"].get<double>(), m.total().seconds, 1e-12);
+}
+
+INSTANTIATE_TEST_SUITE_P(Paragraph, BundledProfile,
+                         testing::Values("resnet", "bert", "transformer", "ssd", "maskrcnn",
+                                         "gnmt"));
+
+TEST(BundledProfiles, MatmulFlopsAgreeWhereTheLayersAreTheSame) {
+    // The same network does the same matmul work: an independent check that the profiled
+    // configuration is the one PodScope costs (per-core batch, sequence length, buckets). BERT
+    // (XLA's recompute) and Mask R-CNN (RoIAlign as einsums) do more on the TPU than the model.
+    for (const std::string name : {"resnet", "transformer", "ssd", "gnmt"}) {
+        const ProfileFile f = bundledProfile(name);
+        const PodScopeProfile ps = podscopeProfile(f.configurations);
+        const double measured = f.measured.part(ProfileCategory::Matmul).flops;
+        EXPECT_NEAR(ps.part(ProfileCategory::Matmul).flops / measured, 1.0, 0.10) << name;
+    }
+}
+
+} // namespace
+} // namespace podscope
