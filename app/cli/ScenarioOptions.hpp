@@ -48,7 +48,7 @@ api::ConfigurationRequest configurationRequest(const ScenarioSource& source,
 Scenario resolveScenario(const ScenarioSource& source, const SettingFlagTexts& settings);
 Scenario resolveScenario(const ScenarioChoice& choice);
 // The MLPerf preset the scenario starts from: --preset, or the "preset" key of the --config
-// file (call after loadScenario has accepted the file).
+// file (call after resolveScenario has accepted the file).
 std::optional<std::string> startingPreset(const ScenarioSource& source);
 
 } // namespace podscope::cli

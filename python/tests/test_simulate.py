@@ -35,10 +35,9 @@ def test_every_setting_with_a_flag_is_a_keyword(cli):
         assert setting["keyword"] in keywords, setting["key"]
         # Its example as the CLI takes it: the same configuration, or the same refusal.
         value = setting["example"]
-        status, _, err = cli("simulate", "--preset", PRESET, "--" + setting["flag"], value,
-                             "--save-config", "/dev/null")
+        status, _, err = cli("simulate", "--preset", PRESET, "--" + setting["flag"], value)
         try:
-            podscope.configuration(preset=PRESET, **{setting["keyword"]: value})
+            podscope.simulate(preset=PRESET, **{setting["keyword"]: value})
             assert status == 0, (setting["flag"], err)
         except ValueError as e:
             assert status == 2 and str(e) == cli_message(err), setting["flag"]
