@@ -31,14 +31,14 @@ py::object toPython(const json& j) {
         for (const auto& item : j) {
             list.append(toPython(item));
         }
-        return std::move(list);
+        return list;
     }
     case json::value_t::object: {
         py::dict dict;
         for (const auto& [key, value] : j.items()) {
             dict[py::str(key)] = toPython(value);
         }
-        return std::move(dict);
+        return dict;
     }
     default:
         return py::none(); // binary and discarded values: never in the core's JSON
