@@ -36,9 +36,13 @@ ax.set_yscale("log")
 ax.xaxis.set_major_locator(FixedLocator(CHIPS))
 ax.xaxis.set_major_formatter(lambda value, _: f"{value:.0f}")
 ax.xaxis.set_minor_locator(NullLocator())
+# 1-2-5 ticks in each decade, the axis widened to the ticks around the data.
 low, high = ax.get_ylim()
-ticks = [t * 10**e for e in range(-1, 5) for t in (1, 2, 5) if low <= t * 10**e <= high]
-ax.yaxis.set_major_locator(FixedLocator(ticks))
+steps = [t * 10**e for e in range(-3, 6) for t in (1, 2, 5)]
+low = max(t for t in steps if t <= low)
+high = min(t for t in steps if t >= high)
+ax.set_ylim(low, high)
+ax.yaxis.set_major_locator(FixedLocator([t for t in steps if low <= t <= high]))
 ax.yaxis.set_major_formatter(lambda value, _: f"{value:g}")
 ax.yaxis.set_minor_locator(NullLocator())
 ax.set_xlabel("chips (TPU-v3, standard slices)")

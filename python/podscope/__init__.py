@@ -67,7 +67,12 @@ def sweep(preset=None, config=None, chips=None, global_batch=None, **settings):
 
     rows = _podscope.sweep(*_source(preset, config), settings, _counts("chips", chips),
                            _counts("global-batch", global_batch))
-    return pandas.DataFrame(rows, columns=_podscope.sweep_columns())
+    frame = pandas.DataFrame(rows, columns=_podscope.sweep_columns())
+    # Numbers stay numbers where a point was refused (NaN), whatever the other rows hold.
+    text = {"chips", "global_batch", "bottleneck", "extrapolated", "error"}
+    numbers = [c for c in frame.columns if c not in text]
+    frame[numbers] = frame[numbers].astype(float)
+    return frame
 
 
 def layers(preset=None, config=None, **settings):

@@ -19,6 +19,11 @@ def test_sweep_is_the_cli_csv(cli):
     assert list(frame.columns) == list(rows[0].keys())
     assert len(frame) == len(rows) == 6
     for (_, got), want in zip(frame.iterrows(), rows):
+        if want["error"]:
+            assert got["error"] == want["error"].replace(";", ",") or \
+                got["error"].replace(",", ";") == want["error"]
+            assert math.isnan(got["step_time_s"])
+            continue
         for column, text in want.items():
             value = got[column]
             if column in ("bottleneck",):
