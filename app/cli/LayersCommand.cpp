@@ -1,13 +1,11 @@
 #include "LayersCommand.hpp"
 
 #include "TextFormat.hpp"
-#include "training/LayerTable.hpp"
-#include "training/ScenarioJson.hpp"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <nlohmann/json.hpp>
 #include <ostream>
+#include <podscope/layers.hpp>
 
 namespace podscope::cli {
 
@@ -36,50 +34,32 @@ std::string padded(std::string text, std::size_t width) {
 } // namespace
 
 void runLayersCommand(const LayersOptions& o, std::ostream& out) {
-    const Scenario s = resolveScenario(o.scenario);
-    const StepPlan plan = buildStepPlan(s);
-    const std::vector<LayerRow> rows = layerTable(plan);
+    const api::LayersResult result = api::layers(
+        api::Configuration::load(configurationRequest(o.scenario.source, o.scenario.settings)));
+    const std::vector<api::LayerInfo>& rows = result.layers;
     if (o.json) {
-        nlohmann::json j;
-        j["scenario"] = toJson(s);
-        j["examples_per_replica"] = plan.parallelism.perReplicaBatch;
-        j["layers"] = nlohmann::json::array();
-        for (const LayerRow& r : rows) {
-            j["layers"].push_back({{"name", r.name},
-                                   {"group", r.group},
-                                   {"type", r.type},
-                                   {"forward_s", r.forwardS},
-                                   {"backward_s", r.backwardS},
-                                   {"flops", r.flops},
-                                   {"hbm_bytes", r.hbmBytes},
-                                   {"kernels", r.kernels},
-                                   {"bound", toString(r.bound)},
-                                   {"mxu_utilisation", r.mxuUtilisation},
-                                   {"arithmetic_intensity", r.arithmeticIntensity}});
-        }
-        out << j.dump(2) << "\n";
+        out << result.json.dump(2) << "\n";
         return;
     }
     if (o.csv) {
         out << "name,group,type,forward_s,backward_s,flops,hbm_bytes,kernels,bound,mxu_utilisation,"
                "arithmetic_intensity\n";
-        for (const LayerRow& r : rows) {
+        for (const api::LayerInfo& r : rows) {
             out << r.name << "," << r.group << "," << r.type << "," << r.forwardS << ","
                 << r.backwardS << "," << r.flops << "," << r.hbmBytes << "," << r.kernels << ","
-                << toString(r.bound) << "," << r.mxuUtilisation << "," << r.arithmeticIntensity
-                << "\n";
+                << r.bound << "," << r.mxuUtilisation << "," << r.arithmeticIntensity << "\n";
         }
         return;
     }
     double forward = 0, backward = 0, flops = 0, bytes = 0;
     std::size_t nameWidth = 8;
-    for (const LayerRow& r : rows) {
+    for (const api::LayerInfo& r : rows) {
         nameWidth = std::max(nameWidth, r.name.size() + 2);
     }
     out << padded("layer", nameWidth) << padded("type", 12) << padded("forward", 11)
         << padded("backward", 11) << padded("GFLOP", 9) << padded("HBM MB", 9) << padded("bound", 9)
         << "MXU\n";
-    for (const LayerRow& r : rows) {
+    for (const api::LayerInfo& r : rows) {
         forward += r.forwardS;
         backward += r.backwardS;
         flops += r.flops;
@@ -87,13 +67,13 @@ void runLayersCommand(const LayersOptions& o, std::ostream& out) {
         out << padded(r.name, nameWidth) << padded(r.type, 12)
             << padded(formatDuration(r.forwardS), 11) << padded(formatDuration(r.backwardS), 11)
             << padded(formatNumber(r.flops / 1e9, 2), 9)
-            << padded(formatNumber(r.hbmBytes / 1e6, 1), 9) << padded(toString(r.bound), 9)
+            << padded(formatNumber(r.hbmBytes / 1e6, 1), 9) << padded(r.bound, 9)
             << formatPercent(r.mxuUtilisation) << "\n";
     }
     out << padded("total", nameWidth) << padded("", 12) << padded(formatDuration(forward), 11)
         << padded(formatDuration(backward), 11) << padded(formatNumber(flops / 1e9, 2), 9)
         << padded(formatNumber(bytes / 1e6, 1), 9) << padded("", 9)
-        << formatPercent(flops / ((forward + backward) * plan.core.peakFlops())) << "\n";
+        << formatPercent(flops / ((forward + backward) * result.corePeakFlops)) << "\n";
 }
 
 } // namespace podscope::cli

@@ -4,10 +4,7 @@
 #include "common/Limits.hpp"
 #include "common/TextFile.hpp"
 #include "settings/ScenarioSettings.hpp"
-#include "settings/SettingFlags.hpp"
 #include "settings/SettingValue.hpp"
-#include "training/Presets.hpp"
-#include "training/ScenarioJson.hpp"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -41,30 +38,28 @@ void addScenarioChoiceOptions(CLI::App& cmd, ScenarioChoice& choice) {
     addSettingOptions(cmd, choice.settings);
 }
 
-Scenario loadScenario(const ScenarioSource& source) {
-    if (source.preset && source.config) {
-        throw InputError("preset", "give either --preset or --config, not both");
+api::ConfigurationRequest configurationRequest(const ScenarioSource& source,
+                                               const SettingFlagTexts& settings) {
+    api::ConfigurationRequest request;
+    request.preset = source.preset.value_or("");
+    request.file = source.config.value_or("");
+    if (source.preset && source.preset->empty()) {
+        throw InputError("preset", "give a preset's name (see: podscope-cli presets)");
     }
-    if (source.preset) {
-        return loadPreset(*source.preset).scenario;
+    if (source.config && source.config->empty()) {
+        throw InputError("config", "give a configuration file's path");
     }
-    if (source.config) {
-        return loadScenarioFile(*source.config);
+    for (std::size_t i = 0; i < settings.texts.size(); ++i) {
+        if (settings.texts[i]) {
+            request.settings.push_back(
+                {std::string(scenarioSettings()[i].flag), *settings.texts[i]});
+        }
     }
-    throw InputError("preset", "give --preset NAME or --config FILE (see: podscope-cli presets)");
+    return request;
 }
 
 Scenario resolveScenario(const ScenarioSource& source, const SettingFlagTexts& settings) {
-    std::vector<SettingText> given;
-    for (std::size_t i = 0; i < settings.texts.size(); ++i) {
-        if (settings.texts[i]) {
-            given.push_back({&scenarioSettings()[i], *settings.texts[i]});
-        }
-    }
-    const auto assignments = parseSettingFlags(given);
-    Scenario s = loadScenario(source);
-    applySettingFlags(assignments, s);
-    return s;
+    return api::Configuration::load(configurationRequest(source, settings)).scenario();
 }
 
 Scenario resolveScenario(const ScenarioChoice& choice) {

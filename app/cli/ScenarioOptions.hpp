@@ -3,6 +3,7 @@
 #include "training/Scenario.hpp"
 
 #include <optional>
+#include <podscope/configuration.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,14 +40,15 @@ void addSettingOptions(CLI::App& cmd, SettingFlagTexts& settings,
 // --preset/--config and every scenario flag.
 void addScenarioChoiceOptions(CLI::App& cmd, ScenarioChoice& choice);
 
-// The flags checked, then the source loaded and the flags applied; InputError naming the flag.
+// The flags as the public API's request (podscope/configuration.hpp), which loads it.
+api::ConfigurationRequest configurationRequest(const ScenarioSource& source,
+                                               const SettingFlagTexts& settings);
+// The flags checked, then the source (exactly one of --preset and --config) loaded and the flags
+// applied, by the API; InputError naming the flag.
 Scenario resolveScenario(const ScenarioSource& source, const SettingFlagTexts& settings);
 Scenario resolveScenario(const ScenarioChoice& choice);
-
-// Exactly one of --preset and --config; InputError otherwise.
-Scenario loadScenario(const ScenarioSource& source);
 // The MLPerf preset the scenario starts from: --preset, or the "preset" key of the --config
-// file (call after loadScenario has accepted the file).
+// file (call after resolveScenario has accepted the file).
 std::optional<std::string> startingPreset(const ScenarioSource& source);
 
 } // namespace podscope::cli

@@ -2,10 +2,10 @@
 
 #include "OutputPaths.hpp"
 #include "TextFormat.hpp"
+#include "api/SimulateJson.hpp"
 #include "common/Limits.hpp"
 #include "training/ScenarioJson.hpp"
 #include "training/StepModel.hpp"
-#include "training/TrainingJson.hpp"
 #include "training/WhatIf.hpp"
 
 #include <CLI/CLI.hpp>
@@ -33,15 +33,16 @@ void printText(const Scenario& s, const TrainingResult& r, const std::vector<Wha
     const auto& b = r.breakdown;
     out << "Workload    " << s.workload << " (" << s.framework << "), global batch "
         << s.globalBatch << ", " << formatCount(r.chips, "chip") << ", "
-        << formatCount(r.plan.replicas, "replica") << " of " << formatCount(r.plan.modelParallel, "core");
+        << formatCount(r.plan.replicas, "replica") << " of "
+        << formatCount(r.plan.modelParallel, "core");
     if (r.plan.modelParallel > 1) {
         out << " (" << toString(r.plan.kind) << ")";
     }
     out << ", weight-update sharding " << (s.weightUpdateSharding ? "on" : "off") << "\n";
-    out << "Time to train  " << formatDuration(r.timeToTrainS) << "  (" << formatCount(r.steps, "step") << ", "
-        << formatNumber(r.epochs, 2) << " epochs, " << formatCount(r.evaluations, "evaluation")
-        << ", start-up "
-        << formatDuration(r.startupS) << ")\n";
+    out << "Time to train  " << formatDuration(r.timeToTrainS) << "  ("
+        << formatCount(r.steps, "step") << ", " << formatNumber(r.epochs, 2) << " epochs, "
+        << formatCount(r.evaluations, "evaluation") << ", start-up " << formatDuration(r.startupS)
+        << ")\n";
     if (r.extrapolated) {
         out << "               EXTRAPOLATED: global batch " << s.globalBatch
             << " lies outside the measured convergence points (critical batch about "
@@ -66,8 +67,9 @@ void printText(const Scenario& s, const TrainingResult& r, const std::vector<Wha
         << formatBytes(m.activations) << ", workspace " << formatBytes(m.workspace) << ")\n";
     out << "Host input     needs " << formatNumber(r.input.requiredExamplesPerSPerHost, 0)
         << " examples/s per host, can supply "
-        << formatNumber(r.input.capacityExamplesPerSPerHost, 0) << " (" << formatCount(r.input.hosts, "host")
-        << (r.input.inputBound ? ", INPUT-BOUND" : "") << ")\n";
+        << formatNumber(r.input.capacityExamplesPerSPerHost, 0) << " ("
+        << formatCount(r.input.hosts, "host") << (r.input.inputBound ? ", INPUT-BOUND" : "")
+        << ")\n";
     out << "\nWhat if\n";
     for (const auto& w : ifs) {
         const double delta = w.result.timeToTrainS - r.timeToTrainS;
@@ -90,14 +92,7 @@ void runSimulateCommand(const SimulateOptions& o, std::ostream& out) {
         saveScenarioFile(*o.saveConfig, s);
     }
     if (o.json) {
-        auto json = toJson(r);
-        json["scenario"] = toJson(s);
-        for (const auto& w : ifs) {
-            json["what_if"][w.key] = {{"time_to_train_s", w.result.timeToTrainS},
-                                      {"step_time_s", w.result.stepTimeS},
-                                      {"bottleneck", w.result.bottleneck}};
-        }
-        out << json.dump(2) << "\n";
+        out << api::simulateJson(s, r, ifs).dump(2) << "\n"; // as the API's simulate()
     } else {
         printText(s, r, ifs, out);
     }

@@ -3,11 +3,11 @@
 #include "NumberFlags.hpp"
 #include "OutputPaths.hpp"
 #include "TextFormat.hpp"
+#include "api/TimelineRun.hpp"
 #include "common/InputError.hpp"
 #include "report/AtomicFile.hpp"
 #include "timeline/StepTimeline.hpp"
 #include "trace/TimelineTrace.hpp"
-#include "training/ScenarioJson.hpp"
 #include "training/StepPlan.hpp"
 
 #include <CLI/CLI.hpp>
@@ -67,33 +67,23 @@ std::string rightAligned(const std::string& text, std::size_t width) {
     return std::string(columns < width ? width - columns : 0, ' ') + text;
 }
 
-// The flags that need no simulation, checked first.
+// The request of the public API (podscope/timeline.hpp) that these flags make.
+api::TimelineRequest timelineRequest(const TimelineCommandOptions& o) {
+    api::TimelineRequest r;
+    r.slowChip = o.slowChip;
+    r.slowHost = o.slowHost;
+    r.slowFactor = o.slowFactor;
+    r.hostJitter = o.hostJitter;
+    r.steps = o.steps;
+    r.seed = o.seed;
+    r.withEvaluation = o.withEvaluation;
+    r.contention = !o.noContention;
+    return r;
+}
+
+// The flags that need no simulation, checked first: the API's, then the trace's.
 TimelineOptions timelineOptions(const TimelineCommandOptions& o) {
-    TimelineOptions t;
-    if (o.steps < 1 || o.steps > 10000) {
-        throw InputError("steps", "must be between 1 and 10000");
-    }
-    t.steps = static_cast<int>(o.steps);
-    if (o.seed < 0) {
-        throw InputError("seed", "must be 0 or more");
-    }
-    t.seed = static_cast<std::uint64_t>(o.seed);
-    if (!(o.hostJitter >= 0 && o.hostJitter <= 2)) {
-        throw InputError("host-jitter", "must be a coefficient of variation from 0 to 2");
-    }
-    t.hostJitter = o.hostJitter;
-    t.withEvaluation = o.withEvaluation;
-    t.contention = !o.noContention;
-    if (o.slowFactor) {
-        if (!o.slowChip && !o.slowHost) {
-            throw InputError("slow-factor", "give --slow-chip or --slow-host too");
-        }
-        if (!(*o.slowFactor >= 1 && *o.slowFactor <= 100)) {
-            throw InputError("slow-factor", "must be between 1 and 100");
-        }
-        t.slowChipFactor = *o.slowFactor;
-        t.slowHostFactor = *o.slowFactor;
-    }
+    const TimelineOptions t = api::checkedTimelineOptions(timelineRequest(o));
     if (o.bins < 10 || o.bins > 2000) {
         throw InputError("bins", "must be between 10 and 2000");
     }
@@ -110,41 +100,10 @@ void checkChip(std::int64_t chip, std::int64_t count, const std::string& field,
     }
 }
 
-// The step without its evaluation pass, which the analytic training step leaves out (as the
-// timeline's own comparison does).
-double trainingSeconds(const StepTimeline& t) {
-    return t.stepS - t.secondsByActivity[static_cast<std::size_t>(ChipActivity::Evaluating)];
-}
-
 // "+1.25 %", "0.00 %" (never "-0.00 %").
 std::string signedPercent(double fraction) {
     const double percent = std::abs(fraction) < 5e-5 ? 0.0 : 100 * fraction;
     return (percent > 0 ? "+" : "") + formatNumber(percent, 2) + " %";
-}
-
-nlohmann::json summaryJson(const Scenario& s, const StepTimeline& t, ChipId reference,
-                           ChipId slowest) {
-    nlohmann::json byActivity = nlohmann::json::object();
-    for (int a = 0; a < kChipActivityCount; ++a) {
-        byActivity[toString(static_cast<ChipActivity>(a))] =
-            t.secondsByActivity[static_cast<std::size_t>(a)];
-    }
-    return {{"scenario", toJson(s)},
-            {"chips", t.chips},
-            {"step_s", t.stepS},
-            {"analytic_train_step_s", t.analyticTrainStepS},
-            {"training_step_s", trainingSeconds(t)},
-            {"difference_fraction", trainingSeconds(t) / t.analyticTrainStepS - 1},
-            {"difference", t.difference},
-            {"reference_chip", reference},
-            {"seconds_by_activity", byActivity},
-            {"slowest_chip", slowest},
-            {"steps", t.stepTimesS.size()},
-            {"step_times_s", t.stepTimesS},
-            {"mean_step_s", t.meanStepS},
-            {"p50_step_s", t.p50StepS},
-            {"p99_step_s", t.p99StepS},
-            {"items", t.items.size()}};
 }
 
 void printText(const Scenario& s, const TimelineCommandOptions& o, const StepTimeline& t,
@@ -152,7 +111,7 @@ void printText(const Scenario& s, const TimelineCommandOptions& o, const StepTim
     out << "Step timeline  " << s.workload << " (" << s.framework << "), global batch "
         << s.globalBatch << ", " << formatCount(t.chips, "chip") << ", contention "
         << (o.noContention ? "off" : "on") << "\n";
-    const double training = trainingSeconds(t);
+    const double training = api::trainingSeconds(t);
     out << "Step time      " << formatDuration(t.stepS) << "  (";
     if (t.stepTimesS.size() > 1) {
         out << "the last of " << t.stepTimesS.size() << " steps; ";
@@ -196,14 +155,7 @@ void runTimelineCommand(const TimelineCommandOptions& o, std::ostream& out, std:
     const Scenario s = resolveScenario(o.scenario);
     const StepPlan plan = buildStepPlan(s);
     const std::int64_t chips = plan.topology.chipCount();
-    if (o.slowChip) {
-        checkChip(*o.slowChip, chips, "slow-chip", "chip");
-        options.slowChip = static_cast<ChipId>(*o.slowChip);
-    }
-    if (o.slowHost) {
-        checkChip(*o.slowHost, plan.topology.hostCount(), "slow-host", "host");
-        options.slowHost = static_cast<int>(*o.slowHost);
-    }
+    api::setSlowChipAndHost(timelineRequest(o), plan, options);
     trace::TimelineTraceOptions traceOptions;
     traceOptions.timeBins = static_cast<int>(o.bins);
     for (const std::int64_t chip : o.traceChips) {
@@ -222,7 +174,7 @@ void runTimelineCommand(const TimelineCommandOptions& o, std::ostream& out, std:
                   " KiB; open it in ui.perfetto.dev)\n";
     }
     if (o.json) {
-        auto json = summaryJson(s, t, reference, slowest);
+        auto json = api::timelineJson(s, t, reference, slowest);
         if (o.out) {
             json["trace"] = *o.out;
         }

@@ -2,17 +2,13 @@
 
 #include "NumberFlags.hpp"
 #include "OutputPaths.hpp"
-#include "Suggestion.hpp"
 #include "TuneMpi.hpp"
 #include "TuneText.hpp"
+#include "api/TunePlan.hpp"
 #include "common/InputError.hpp"
 #include "report/AtomicFile.hpp"
 #include "search/Search.hpp"
-#include "search/StartingScenario.hpp"
 #include "search/TuneReport.hpp"
-#include "topology/TopologyPresets.hpp"
-#include "training/Framework.hpp"
-#include "training/Presets.hpp"
 
 #ifdef PODSCOPE_WITH_CHARTS
 #include "export/ParetoExport.hpp"
@@ -37,6 +33,7 @@ namespace podscope::cli {
 namespace {
 
 using namespace search;
+using api::withCommas;
 
 // Set by SIGINT: the search stops and writes what it found.
 std::atomic<bool> gInterrupted{false};
@@ -59,131 +56,35 @@ private:
     void (*previous_)(int) = SIG_DFL;
 };
 
-std::string suggestion(const std::string& word, const std::vector<std::string>& candidates) {
-    const auto match = closestMatch(word, candidates);
-    return match ? "; did you mean '" + *match + "'?" : "";
-}
-
-std::string joined(const std::vector<std::string>& words) {
-    std::string text;
-    for (const auto& w : words) {
-        text += (text.empty() ? "" : ", ") + w;
-    }
-    return text;
-}
-
-// The standard slice sizes, smallest first.
-std::int64_t chipCount(const std::string& text) {
-    std::int64_t value = 0;
-    try {
-        std::size_t used = 0;
-        value = std::stoll(text, &used);
-        if (used != text.size()) {
-            throw std::invalid_argument(text);
-        }
-    } catch (const std::exception&) {
-        throw InputError("chips", "'" + text + "' is not a whole number");
-    }
-    return value;
-}
-
-// "4096", "512,4096" or "256..4096" (the standard slices in between).
-std::vector<std::int64_t> parseChips(const std::string& text) {
-    if (text.empty()) {
-        throw InputError("chips", "give a chip count, a list (512,4096) or a range (256..4096)");
-    }
-    std::vector<std::int64_t> chips;
-    const auto range = text.find("..");
-    if (range != std::string::npos) {
-        const auto low = chipCount(text.substr(0, range));
-        const auto high = chipCount(text.substr(range + 2));
-        if (low > high) {
-            throw InputError("chips",
-                             "the range " + text + " is empty (the first count is larger)");
-        }
-        for (const auto n : standardChipCounts()) {
-            if (n >= low && n <= high) {
-                chips.push_back(n);
-            }
-        }
-        if (chips.empty()) {
-            throw InputError("chips", "no standard slice lies in " + text);
-        }
-        return chips;
-    }
-    std::stringstream list(text);
-    for (std::string item; std::getline(list, item, ',');) {
-        const auto n = chipCount(item);
-        standardSlice(n); // InputError naming chips, with the known counts
-        chips.push_back(n);
-    }
-    return chips;
-}
-
-// The base scenario: a preset, or the model's preset (of --framework, TF first otherwise).
-Scenario baseScenario(const TuneOptions& o) {
-    if (o.model && o.preset) {
-        throw InputError("model", "give either --model or --preset, not both");
-    }
-    if (o.preset) {
-        if (o.framework) {
-            throw InputError("framework",
-                             "the preset sets the framework; use --model with --framework");
-        }
-        return loadPreset(*o.preset).scenario;
-    }
-    if (!o.model) {
-        throw InputError("model",
-                         "give --model NAME (" + joined(workloadNames()) + ") or --preset NAME");
-    }
-    const auto models = workloadNames();
-    if (std::find(models.begin(), models.end(), *o.model) == models.end()) {
-        throw InputError("model", "unknown model '" + *o.model + "'" +
-                                      suggestion(*o.model, models) + " (known: " + joined(models) +
-                                      ")");
-    }
-    if (o.framework) {
-        loadFramework(*o.framework); // InputError naming the framework
-    }
-    const std::optional<Scenario> chosen = startingScenario(*o.model, o.framework);
-    if (!chosen) {
-        throw InputError("model", *o.model + " has no preset to start from");
-    }
-    return *chosen;
-}
-
+// --fix key=value, split (the API checks the keys).
 std::vector<std::pair<std::string, std::string>> parseFixes(const std::vector<std::string>& fixes) {
-    std::vector<std::string> keys(dimensionKeys().begin(), dimensionKeys().end());
     std::vector<std::pair<std::string, std::string>> parsed;
     for (const auto& fix : fixes) {
         const auto equals = fix.find('=');
         if (equals == std::string::npos || equals == 0) {
             throw InputError("fix", "'" + fix + "' must read key=value, such as gradient.chunks=8");
         }
-        std::string key = fix.substr(0, equals);
-        // The gradient's keys may leave out "gradient.".
-        if (std::find(keys.begin(), keys.end(), key) == keys.end() &&
-            std::find(keys.begin(), keys.end(), "gradient." + key) != keys.end()) {
-            key = "gradient." + key;
-        }
-        if (key == "wus") {
-            key = "weight_update_sharding";
-        }
-        if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
-            throw InputError("fix", "unknown key '" + key + "'" + suggestion(key, keys) +
-                                        " (keys: " + joined(keys) + ")");
-        }
-        parsed.emplace_back(key, fix.substr(equals + 1));
+        parsed.emplace_back(fix.substr(0, equals), fix.substr(equals + 1));
     }
     return parsed;
 }
 
-std::string withCommas(std::uint64_t n) {
-    std::string digits = std::to_string(n);
-    for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) {
-        digits.insert(static_cast<std::size_t>(i), 1, ','); // a char: GCC 12's false -Wrestrict
-    }
-    return digits;
+// The request of the public API (podscope/tune.hpp) that these flags make.
+api::TuneRequest tuneRequest(const TuneOptions& o) {
+    api::TuneRequest r;
+    r.model = o.model.value_or("");
+    r.preset = o.preset.value_or("");
+    r.framework = o.framework.value_or("");
+    r.chips = o.chips;
+    r.objective = o.objective;
+    r.goal = o.goal;
+    r.fidelity = o.fidelity;
+    r.pareto = o.pareto;
+    r.top = o.top;
+    r.fixes = parseFixes(o.fixes);
+    r.allowExtrapolation = o.allowExtrapolation;
+    r.threads = o.threads;
+    return r;
 }
 
 // Runs the search on this process's threads, drawing a progress line with the time left when
@@ -303,52 +204,15 @@ CLI::App* addTuneCommand(CLI::App& app, TuneOptions& o) {
 
 int runTuneCommand(const TuneOptions& o, std::ostream& out, std::ostream& err) {
     // Everything a user can get wrong is checked before the search starts.
-    const Scenario base = baseScenario(o);
-    SpaceRequest request;
-    request.base = base;
-    request.chips = parseChips(o.chips);
-    request.allowExtrapolation = o.allowExtrapolation;
-    request.fixes = parseFixes(o.fixes);
-    TuneSettings settings;
-    {
-        const auto& names = objectiveNames();
-        const std::vector<std::string> known(names.begin(), names.end());
-        if (std::find(known.begin(), known.end(), o.objective) == known.end()) {
-            throw InputError("objective", "unknown objective '" + o.objective + "'" +
-                                              suggestion(o.objective, known) + " (" +
-                                              joined(known) + ")");
-        }
-        settings.objective = parseObjective(o.objective);
-    }
-    if (o.goal && !(*o.goal > 0)) {
-        throw InputError("goal",
-                         "must be a positive " + objectiveUnit(settings.objective) + " value");
-    }
-    if (o.fidelity != "analytic" && o.fidelity != "timeline") {
-        throw InputError("fidelity", "'" + o.fidelity + "' is neither analytic nor timeline" +
-                                         suggestion(o.fidelity, {"analytic", "timeline"}));
-    }
-    settings.fidelity = o.fidelity == "timeline" ? Fidelity::Timeline : Fidelity::Analytic;
-    if (o.pareto != "chips" && o.pareto != "chip-seconds") {
-        throw InputError("pareto", "'" + o.pareto + "' is neither chips nor chip-seconds");
-    }
-    settings.axis = o.pareto == "chips" ? ParetoAxis::Chips : ParetoAxis::ChipSeconds;
-    if (o.top < 1 || o.top > 100) {
-        throw InputError("top", "must be between 1 and 100 configurations");
-    }
-    settings.top = static_cast<std::size_t>(o.top);
-    const int hardware = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    if (o.threads && (*o.threads < 1 || *o.threads > 1024)) {
-        throw InputError("threads", "must be between 1 and 1024");
-    }
-    settings.threads = o.threads.value_or(hardware);
+    const api::PreparedTune tune = api::prepareTune(tuneRequest(o));
+    const TuneSettings& settings = tune.settings;
     if (o.out) {
         checkOutputFile(*o.out, "out");
     }
     if (o.chart) {
         checkChartPath(*o.chart);
     }
-    const SearchSpace space(request);
+    const SearchSpace space(tune.space);
 
     std::optional<MpiSession> mpi;
     if (o.mpi) {
@@ -371,27 +235,13 @@ int runTuneCommand(const TuneOptions& o, std::ostream& out, std::ostream& err) {
         return 0;
     }
 
-    const SkipCounts& skipped = tally.skipped();
-    if (tally.evaluated() == 0) {
-        if (gInterrupted.load()) {
-            err << "tune: interrupted before any configuration was evaluated\n";
-            return 130;
-        }
-        throw InputError("space", "all " + withCommas(space.configurationCount()) +
-                                      " configurations were skipped (" + withCommas(skipped.hbm) +
-                                      " do not fit in HBM, " + withCommas(skipped.uneven) +
-                                      " do not divide evenly, " + withCommas(skipped.unsupported) +
-                                      " unsupported): loosen --fix or use other chip counts");
+    if (tally.evaluated() == 0 && gInterrupted.load()) {
+        err << "tune: interrupted before any configuration was evaluated\n";
+        return 130;
     }
+    api::checkSomethingEvaluated(space, tally);
     const TuneReport report = buildTuneReport(space, tally, settings);
-    if (o.goal && !meetsGoal(settings.objective, report.top.front().score, *o.goal)) {
-        const double best = objectiveValue(settings.objective, report.top.front().score);
-        throw InputError("goal", "no configuration reaches " +
-                                     formatObjective(settings.objective, *o.goal) + " (" +
-                                     toString(settings.objective) + "); the best of " +
-                                     withCommas(tally.evaluated()) + " reaches " +
-                                     formatObjective(settings.objective, best));
-    }
+    api::checkGoal(tune, report);
     const std::string text = o.json  ? toJson(report).dump(2) + "\n"
                              : o.csv ? tuneCsv(report)
                                      : tuneText(report);
@@ -405,7 +255,7 @@ int runTuneCommand(const TuneOptions& o, std::ostream& out, std::ostream& err) {
     }
     if (!report.complete) {
         err << "tune: interrupted: the result covers "
-            << withCommas(report.evaluated + skipped.total()) << " of "
+            << withCommas(report.evaluated + tally.skipped().total()) << " of "
             << withCommas(report.configurations) << " configurations\n";
         return 130;
     }

@@ -1,22 +1,4 @@
 #pragma once
 
-#include <stdexcept>
-#include <string>
-
-namespace podscope {
-
-// Thrown at the edge (CLI flags, files) when user input is invalid. The message names the
-// offending field so that callers can print it as is; the CLI maps it to exit status 2.
-class InputError : public std::runtime_error {
-public:
-    InputError(const std::string& field, const std::string& problem)
-        : std::runtime_error(field + ": " + problem)
-        , field_(field) {}
-
-    const std::string& field() const noexcept { return field_; }
-
-private:
-    std::string field_;
-};
-
-} // namespace podscope
+// InputError is part of the public API (podscope/error.hpp): the API throws what the core does.
+#include <podscope/error.hpp>

@@ -1,8 +1,8 @@
-#include "Suggestion.hpp"
+#include "common/Suggestion.hpp"
 
 #include <algorithm>
 
-namespace podscope::cli {
+namespace podscope {
 
 std::size_t editDistance(const std::string& a, const std::string& b) {
     // d[i][j]: the distance between the first i letters of a and the first j of b.
@@ -53,4 +53,4 @@ std::optional<std::string> closestMatch(const std::string& word,
     return best;
 }
 
-} // namespace podscope::cli
+} // namespace podscope

@@ -1,0 +1,73 @@
+import csv
+import io
+import math
+
+import pandas
+import pytest
+
+import podscope
+from conftest import PRESET, cli_message
+
+
+def test_sweep_is_the_cli_csv(cli):
+    frame = podscope.sweep(preset=PRESET, chips=[256, 1024, 4096], global_batch=[4096, 8192])
+    status, out, err = cli("sweep", "--preset", PRESET, "--chips", "256,1024,4096",
+                           "--global-batch", "4096,8192", "--csv")
+    assert status == 0, err
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert isinstance(frame, pandas.DataFrame)
+    assert list(frame.columns) == list(rows[0].keys())
+    assert len(frame) == len(rows) == 6
+    for (_, got), want in zip(frame.iterrows(), rows):
+        if want["error"]:
+            assert got["error"] == want["error"].replace(";", ",") or \
+                got["error"].replace(",", ";") == want["error"]
+            assert math.isnan(got["step_time_s"])
+            continue
+        for column, text in want.items():
+            value = got[column]
+            if column in ("bottleneck",):
+                assert value == text
+            elif column == "extrapolated":
+                assert value == (text == "yes")
+            elif column == "error":
+                assert value is None and text == ""
+            else:  # the CSV has 9 significant digits
+                assert value == pytest.approx(float(text), rel=1e-8), column
+
+
+def test_sweep_points_are_simulate():
+    frame = podscope.sweep(preset=PRESET, chips=[512, 2048])
+    for _, row in frame.iterrows():
+        alone = podscope.simulate(preset=PRESET, chips=int(row["chips"]))
+        assert row["time_to_train_s"] == alone["time_to_train_s"]
+        assert row["global_batch"] == alone["scenario"]["global_batch"]
+
+
+def test_a_refused_point_is_a_row_with_its_error(cli):
+    # 16 examples on 4096 chips: fewer examples than replicas.
+    frame = podscope.sweep(preset=PRESET, chips=[4096], global_batch=[16])
+    _, out, _ = cli("sweep", "--preset", PRESET, "--chips", "4096", "--global-batch", "16", "--json")
+    import json
+    want = json.loads(out)[0]["error"]
+    assert frame.loc[0, "error"] == want
+    assert math.isnan(frame.loc[0, "step_time_s"])
+
+
+def test_sweep_refuses_what_the_cli_refuses(cli):
+    _, _, err = cli("sweep", "--preset", PRESET, "--chips", "300")
+    with pytest.raises(ValueError) as refused:
+        podscope.sweep(preset=PRESET, chips=[300])
+    assert str(refused.value) == cli_message(err)
+    with pytest.raises(ValueError, match="chips"):
+        podscope.sweep(preset=PRESET, chips=[])
+    with pytest.raises(ValueError, match="chips"):
+        podscope.sweep(preset=PRESET, chips=["many"])
+
+
+def test_layers_are_the_cli_json(cli_json):
+    frame = podscope.layers(preset=PRESET, chips=256)
+    want = cli_json("layers", "--preset", PRESET, "--chips", "256")
+    assert frame.to_dict("records") == want["layers"]
+    assert frame.attrs["examples_per_replica"] == want["examples_per_replica"]
+    assert frame.attrs["scenario"] == want["scenario"]
