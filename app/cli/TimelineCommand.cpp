@@ -211,7 +211,7 @@ void runTimelineCommand(const TimelineCommandOptions& o, std::ostream& out, std:
         traceOptions.chips.push_back(static_cast<ChipId>(chip));
     }
     err << "timeline: simulating " << formatCount(chips, "chip") << "...\n";
-    const StepTimeline t = simulateStepTimeline(s, options);
+    const StepTimeline t = simulateStepTimeline(s, plan, options);
     const ChipId reference = options.slowChip.value_or(0);
     const ChipId slowest = trace::chipOthersWaitFor(t);
     std::string written;

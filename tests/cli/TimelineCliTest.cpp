@@ -106,8 +106,9 @@ TEST(TimelineCli, WritesAChromeTraceThatAgreesWithTheSummary) {
     EXPECT_NE(trace.dump().find("\"evaluation pass\""), std::string::npos);
 }
 
-// podscope-cli trace --step writes the step timeline: the file timeline --out writes for the same
-// configuration, byte for byte, with per-layer spans and a process per chip shown.
+// podscope-cli trace writes the step timeline (by default, or with --step as before): the file
+// timeline --out writes for the same configuration, byte for byte, with per-layer spans and a
+// process per chip shown.
 TEST(TimelineCli, TraceStepWritesTheTimelinesTrace) {
     ScratchDir dir;
     const auto fromTrace = (dir.path / "trace.json").string();
@@ -120,6 +121,9 @@ TEST(TimelineCli, TraceStepWritesTheTimelinesTrace) {
     ASSERT_EQ(l.status, 0) << l.err;
     const std::string written = readFile(fromTrace);
     EXPECT_EQ(written, readFile(fromTimeline));
+    const auto byDefault = runCli(with(with({"trace"}, config), {"--out", fromTrace}));
+    ASSERT_EQ(byDefault.status, 0) << byDefault.err;
+    EXPECT_EQ(readFile(fromTrace), written);
     const auto trace = nlohmann::json::parse(written);
     const auto counts = podscope::test::expectChromeTraceSchema(trace);
     EXPECT_GE(counts.processes, 2); // chip 0 and all chips
