@@ -144,7 +144,8 @@ nlohmann::json summaryJson(const Scenario& s, const StepTimeline& t, ChipId refe
             {"mean_step_s", t.meanStepS},
             {"p50_step_s", t.p50StepS},
             {"p99_step_s", t.p99StepS},
-            {"items", t.items.size()}};
+            {"items", t.items.size()},
+            {"network", toString(t.network)}};
 }
 
 void printText(const Scenario& s, const TimelineCommandOptions& o, const StepTimeline& t,
@@ -164,6 +165,12 @@ void printText(const Scenario& s, const TimelineCommandOptions& o, const StepTim
     out << "analytic model " << formatDuration(t.analyticTrainStepS) << ", "
         << signedPercent(training / t.analyticTrainStepS - 1) << ")\n";
     out << "Difference     " << (t.difference.empty() ? "none beyond 2 %" : t.difference) << "\n";
+    out << "Network        "
+        << (t.network == NetworkModel::RingSteps
+                ? "ring steps (the event engine)"
+                : "flows sharing the links max-min fairly (too many ring steps for the event "
+                  "engine)")
+        << "\n";
     if (t.stepTimesS.size() > 1) {
         out << "Steps          " << t.stepTimesS.size() << " simulated: mean "
             << formatDuration(t.meanStepS) << ", p50 " << formatDuration(t.p50StepS) << ", p99 "

@@ -204,21 +204,23 @@ private:
                 next = std::min(next, now + flow.remaining / flow.rate);
             }
             const double elapsed = next - now;
-            now = next;
             bool changed = false;
-            // Flows that have moved their bytes end; their ring's last step is delivered later.
+            // Flows that have moved their bytes end (those whose end set `next` among them, so
+            // that every pass makes progress); their ring's last step is delivered later.
             std::size_t kept = 0;
             for (std::int32_t f : active_) {
                 Flow& flow = flows_[static_cast<std::size_t>(f)];
+                const bool done = now + flow.remaining / flow.rate <= next;
                 flow.remaining -= flow.rate * elapsed;
-                if (flow.remaining <= kDoneFraction * flow.volume) {
-                    finishFlow(f, std::max(now + flow.tailS, flow.readyS));
+                if (done || flow.remaining <= kDoneFraction * flow.volume) {
+                    finishFlow(f, std::max(next + flow.tailS, flow.readyS));
                     changed = true;
                 } else {
                     active_[kept++] = f;
                 }
             }
             active_.resize(kept);
+            now = next;
             // Rings whose members are ready start (a ring with no step ends at once).
             while (!ready_.empty() && ready_.top().timeS <= now) {
                 const std::int32_t f = ready_.top().flow;
