@@ -28,7 +28,6 @@ struct Flow {
     double readyS = 0;
     double remaining = 0;
     double rate = 0;
-    bool frozen = false;
     std::vector<std::int32_t> dependents;
 };
 
@@ -247,7 +246,6 @@ private:
         touched_.clear();
         for (std::int32_t f : active_) {
             Flow& flow = flows_[static_cast<std::size_t>(f)];
-            flow.frozen = false;
             flow.rate = 0;
             for (auto k = flow.linkBegin; k < flow.linkEnd; ++k) {
                 const auto link = static_cast<std::size_t>(links_[static_cast<std::size_t>(k)]);
@@ -289,21 +287,29 @@ private:
                 }
                 if (full) {
                     flow.rate = level;
-                    flow.frozen = true;
+                    frozenNow_.push_back(f);
                 } else {
                     unfrozen_[kept++] = f;
                 }
             }
             // Frozen flows no longer take a share of their links' remaining capacity.
-            for (std::size_t i = kept; i < unfrozen_.size(); ++i) {
-                const Flow& flow = flows_[static_cast<std::size_t>(unfrozen_[i])];
+            for (std::int32_t f : frozenNow_) {
+                const Flow& flow = flows_[static_cast<std::size_t>(f)];
                 for (auto k = flow.linkBegin; k < flow.linkEnd; ++k) {
                     const auto link = static_cast<std::size_t>(links_[static_cast<std::size_t>(k)]);
                     --unfrozenFlows_[link];
                     unfrozenWeight_[link] -= weights_[static_cast<std::size_t>(k)];
                 }
             }
+            if (frozenNow_.empty()) {
+                // Only rounding can leave the binding constraint short of full: it is full.
+                for (std::int32_t f : unfrozen_) {
+                    flows_[static_cast<std::size_t>(f)].rate = level;
+                }
+                kept = 0;
+            }
             unfrozen_.resize(kept);
+            frozenNow_.clear();
         }
         for (LinkId l : touched_) {
             const auto link = static_cast<std::size_t>(l);
@@ -348,6 +354,7 @@ private:
     std::priority_queue<Ready, std::vector<Ready>, std::greater<>> ready_;
     std::vector<std::int32_t> active_;
     std::vector<std::int32_t> unfrozen_;
+    std::vector<std::int32_t> frozenNow_;
     std::vector<LinkId> touched_;
     std::vector<double> residual_;       // per link: share of its capacity not yet given
     std::vector<double> unfrozenWeight_; // per link: the unfrozen flows' weights

@@ -215,9 +215,9 @@ TEST(TimelineCli, EachCommandBuildsItsPlanOnce) {
 // chunks) was refused ("contention: the 19 gradient buckets together would take the event
 // engine more than 2000000 ring steps"); the flow engine times it, and the summary says so.
 TEST(TimelineCli, TimesBucketsBeyondTheEventEnginesRingSteps) {
-    const auto r = runCli({"timeline", "--preset", "mlperf07-bert-jax-4096", "--chips", "1024",
-                           "--overlap", "bucketed", "--algorithm", "2d-dual", "--chunks", "16",
-                           "--json"});
+    const auto r =
+        runCli({"timeline", "--preset", "mlperf07-bert-jax-4096", "--chips", "1024", "--overlap",
+                "bucketed", "--algorithm", "2d-dual", "--chunks", "16", "--json"});
     ASSERT_EQ(r.status, 0) << r.err;
     const auto json = nlohmann::json::parse(r.out);
     EXPECT_EQ(json.at("network"), "flows");

@@ -235,15 +235,13 @@ TEST(TuneCli, TheTopConfigurationsOfEveryPresetSimulateWithTheTimeline) {
     for (const std::string& preset : presetNames()) {
         const std::int64_t chips = scenarioTopology(loadPreset(preset).scenario).chipCount();
         const auto r = runCli({"tune", "--preset", preset, "--chips", std::to_string(chips),
-                               "--fidelity", "timeline", "--top", "3", "--threads", "2",
-                               "--json"});
+                               "--fidelity", "timeline", "--top", "3", "--threads", "2", "--json"});
         ASSERT_EQ(r.status, 0) << preset << ": " << r.err;
         const auto json = nlohmann::json::parse(r.out);
         ASSERT_FALSE(json.at("top").empty()) << preset;
         for (const auto& row : json.at("top")) {
             EXPECT_TRUE(row.at("timeline").at("confirmed").get<bool>())
-                << preset << " #" << row.at("rank") << ": "
-                << row.at("timeline").at("difference");
+                << preset << " #" << row.at("rank") << ": " << row.at("timeline").at("difference");
         }
     }
 }
