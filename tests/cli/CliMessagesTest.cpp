@@ -94,11 +94,9 @@ TEST(CliMessages, ValuesThatAreNotNumbersAreNamedInTheHouseStyle) {
     // The byte size is the command's own parser: its message has the same shape.
     const auto bytes = runCli({"collective", "--bytes", "12XB"});
     EXPECT_EQ(bytes.status, kExitBadInput);
-    EXPECT_EQ(bytes.err,
-              errorLine("bytes: '12XB' is not a size: unknown unit 'XB' (use B, KB, MB, GB, KiB, "
-                        "MiB, GiB)"));
-    EXPECT_EQ(runCli({"collective", "--bytes", "-64"}).err,
-              errorLine("bytes: '-64' is not a positive size"));
+    EXPECT_EQ(bytes.err, errorLine("bytes: '12XB' is not a size: unknown unit 'XB' (use B, KB, MB, GB, KiB, "
+                                   "MiB, GiB)"));
+    EXPECT_EQ(runCli({"collective", "--bytes", "-64"}).err, errorLine("bytes: '-64' is not a positive size"));
 }
 
 // /proc takes no new files, for root as for anyone: a path there cannot be written.

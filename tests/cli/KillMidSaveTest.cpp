@@ -3,18 +3,19 @@
 // whole, never a half-written mix.
 #include "training/ScenarioJson.hpp"
 
+#include <gtest/gtest.h>
+
 #include <chrono>
-#include <cstdlib>
 #include <fcntl.h>
+#include <unistd.h>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <gtest/gtest.h>
 #include <random>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <thread>
-#include <unistd.h>
 
 extern char** environ;
 
@@ -23,8 +24,7 @@ namespace {
 namespace fs = std::filesystem;
 
 pid_t startSave(const std::string& program, const std::string& preset, const std::string& path) {
-    std::vector<std::string> args = {program, "simulate",      "--preset",
-                                     preset,  "--save-config", path};
+    std::vector<std::string> args = {program, "simulate", "--preset", preset, "--save-config", path};
     std::vector<char*> argv;
     for (auto& a : args) {
         argv.push_back(a.data());
@@ -41,14 +41,12 @@ pid_t startSave(const std::string& program, const std::string& preset, const std
 }
 
 TEST(KillMidSave, TheOldFileSurvivesOrTheNewOneIsComplete) {
-    const fs::path dir =
-        fs::temp_directory_path() / ("podscope-kill-" + std::to_string(::getpid()));
+    const fs::path dir = fs::temp_directory_path() / ("podscope-kill-" + std::to_string(::getpid()));
     fs::create_directories(dir);
     const fs::path file = dir / "run.podscope.json";
     const std::string program = PODSCOPE_CLI_PROGRAM;
-    ASSERT_EQ(std::system((program + " simulate --preset mlperf07-resnet50-tf-4096 --save-config " +
-                           file.string() + " > /dev/null")
-                              .c_str()),
+    ASSERT_EQ(std::system((program + " simulate --preset mlperf07-resnet50-tf-4096 --save-config " + file.string() +
+                          " > /dev/null").c_str()),
               0);
     const std::string before = podscope::toJson(podscope::loadScenarioFile(file.string())).dump();
 
@@ -68,10 +66,8 @@ TEST(KillMidSave, TheOldFileSurvivesOrTheNewOneIsComplete) {
             EXPECT_EQ(loaded.workload, "bert") << "attempt " << attempt;
             ++replaced;
             // Put the old one back for the next attempt.
-            ASSERT_EQ(std::system((program +
-                                   " simulate --preset mlperf07-resnet50-tf-4096 --save-config " +
-                                   file.string() + " > /dev/null")
-                                      .c_str()),
+            ASSERT_EQ(std::system((program + " simulate --preset mlperf07-resnet50-tf-4096 --save-config " +
+                                   file.string() + " > /dev/null").c_str()),
                       0);
         }
     }

@@ -1,8 +1,7 @@
 // Hostile flags and files on podscope-cli's command line (issue 7): each one exits with status 2
 // and a message naming the flag or field, within a second.
-#include "common/Limits.hpp"
-
 #include "CliRunner.hpp"
+#include "common/Limits.hpp"
 
 #include <chrono>
 #include <filesystem>
@@ -66,8 +65,7 @@ INSTANTIATE_TEST_SUITE_P(
         Case{{"simulate", "--preset", kPreset, "--global-batch", "abc"}, "global-batch"},
         Case{{"simulate", "--preset", kPreset, "--global-batch", "nan"}, "global-batch"},
         Case{{"simulate", "--preset", kPreset, "--model-parallel", "3"}, "model_parallel"},
-        Case{{"simulate", "--preset", kPreset, "--model-parallel", "99999999999"},
-             "model-parallel"},
+        Case{{"simulate", "--preset", kPreset, "--model-parallel", "99999999999"}, "model-parallel"},
         Case{{"simulate", "--preset", kPreset, "--link-bw", "nan"}, "link-bw"},
         Case{{"simulate", "--preset", kPreset, "--link-bw", "inf"}, "link-bw"},
         Case{{"simulate", "--preset", kPreset, "--link-bw", "-1"}, "link-bw"},
@@ -100,38 +98,38 @@ INSTANTIATE_TEST_SUITE_P(
 
 INSTANTIATE_TEST_SUITE_P(
     Collective, CliLimits,
-    ::testing::Values(Case{{"collective", "--latency-us", "nan"}, "latency-us"},
-                      Case{{"collective", "--latency-us", "inf"}, "latency-us"},
-                      Case{{"collective", "--latency-us", "-1"}, "latency-us"},
-                      Case{{"collective", "--link-bw", "inf"}, "link-bw"},
-                      Case{{"collective", "--cross-pod-bw", "nan"}, "cross-pod-bw"},
-                      Case{{"collective", "--chunks", "100000"}, "chunks"},
-                      Case{{"collective", "--chunks", "0"}, "chunks"},
-                      Case{{"collective", "--chunks", "abc"}, "chunks"},
-                      Case{{"collective", "--bytes", "nan"}, "bytes"},
-                      Case{{"collective", "--bytes", "inf"}, "bytes"},
-                      Case{{"collective", "--bytes", "1e400"}, "bytes"},
-                      Case{{"collective", "--bytes", "-1"}, "bytes"},
-                      Case{{"collective", "--bytes", "2TiB"}, "bytes"},
-                      Case{{"collective", "--bytes", "lots"}, "bytes"},
-                      Case{{"collective", "--groups", "within:0x2"}, "groups"},
-                      Case{{"collective", "--groups", "within:99999999999"}, "groups"},
-                      Case{{"collective", "--topology", "0x4"}, "topology"},
-                      Case{{"collective", "--topology", "5000x1"}, "topology"},
-                      Case{{"collective", "--topology", "4096x4096"}, "topology"},
-                      Case{{"collective", "--dim-order", "xx"}, "dim-order"},
-                      // The event engine used to take half a minute and a gigabyte on these.
-                      Case{{"collective", "--engine", "event", "--chunks", "1024"}, "chunks"},
-                      Case{{"collective", "--engine", "event", "--chunks", "1024", "--topology",
-                            "16x16x16"},
-                           "chunks"}));
+    ::testing::Values(
+        Case{{"collective", "--latency-us", "nan"}, "latency-us"},
+        Case{{"collective", "--latency-us", "inf"}, "latency-us"},
+        Case{{"collective", "--latency-us", "-1"}, "latency-us"},
+        Case{{"collective", "--link-bw", "inf"}, "link-bw"},
+        Case{{"collective", "--cross-pod-bw", "nan"}, "cross-pod-bw"},
+        Case{{"collective", "--chunks", "100000"}, "chunks"},
+        Case{{"collective", "--chunks", "0"}, "chunks"},
+        Case{{"collective", "--chunks", "abc"}, "chunks"},
+        Case{{"collective", "--bytes", "nan"}, "bytes"},
+        Case{{"collective", "--bytes", "inf"}, "bytes"},
+        Case{{"collective", "--bytes", "1e400"}, "bytes"},
+        Case{{"collective", "--bytes", "-1"}, "bytes"},
+        Case{{"collective", "--bytes", "2TiB"}, "bytes"},
+        Case{{"collective", "--bytes", "lots"}, "bytes"},
+        Case{{"collective", "--groups", "within:0x2"}, "groups"},
+        Case{{"collective", "--groups", "within:99999999999"}, "groups"},
+        Case{{"collective", "--topology", "0x4"}, "topology"},
+        Case{{"collective", "--topology", "5000x1"}, "topology"},
+        Case{{"collective", "--topology", "4096x4096"}, "topology"},
+        Case{{"collective", "--dim-order", "xx"}, "dim-order"},
+        // The event engine used to take half a minute and a gigabyte on these.
+        Case{{"collective", "--engine", "event", "--chunks", "1024"}, "chunks"},
+        Case{{"collective", "--engine", "event", "--chunks", "1024", "--topology", "16x16x16"},
+             "chunks"}));
 
 // Configuration files given with --config.
 class CliConfigLimits : public ::testing::TestWithParam<Case> {};
 
 TEST_P(CliConfigLimits, ExitTwoNamingTheField) {
-    const fs::path path =
-        fs::temp_directory_path() / ("podscope-cli-limits-" + std::to_string(::getpid()) + ".json");
+    const fs::path path = fs::temp_directory_path() /
+                          ("podscope-cli-limits-" + std::to_string(::getpid()) + ".json");
     std::ofstream(path) << GetParam().args.front();
     const auto began = std::chrono::steady_clock::now();
     const auto r = runCli({"simulate", "--config", path.string()});

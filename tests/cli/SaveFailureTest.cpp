@@ -25,8 +25,7 @@ const std::string kOld = "{\"preset\": \"mlperf07-bert-jax-4096\"}\n";
 struct Folder {
     fs::path path;
     explicit Folder(const std::string& name) {
-        path = fs::temp_directory_path() /
-               ("podscope-save-" + name + "-" + std::to_string(::getpid()));
+        path = fs::temp_directory_path() / ("podscope-save-" + name + "-" + std::to_string(::getpid()));
         fs::remove_all(path);
         fs::create_directories(path);
         std::ofstream(path / "run.json") << kOld;
@@ -75,8 +74,8 @@ TEST(SaveFailure, AFailingWriteLeavesTheOldFileWhole) {
     std::string err;
     {
         const FileSizeLimit limit(64); // the new file is several hundred bytes
-        const auto r =
-            runCli({"simulate", "--preset", "mlperf07-resnet50-tf-4096", "--save-config", target});
+        const auto r = runCli({"simulate", "--preset", "mlperf07-resnet50-tf-4096",
+                               "--save-config", target});
         status = r.status;
         err = r.err;
     }

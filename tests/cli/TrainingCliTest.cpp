@@ -1,5 +1,5 @@
-#include "CliRunner.hpp"
 #include "ScratchDir.hpp"
+#include "CliRunner.hpp"
 
 #include <filesystem>
 #include <fstream>
