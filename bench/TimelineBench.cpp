@@ -21,7 +21,8 @@ Scenario bucketed(const std::string& preset) {
 void run(benchmark::State& state, const Scenario& scenario, const TimelineOptions& options = {}) {
     double spans = 0, items = 0;
     for (auto _ : state) {
-        const StepTimeline t = simulateStepTimeline(scenario, options);
+        const StepPlan plan = buildStepPlan(scenario); // as a command does, once per request
+        const StepTimeline t = simulateStepTimeline(scenario, plan, options);
         items = static_cast<double>(t.items.size());
         spans = items * static_cast<double>(t.chips) * static_cast<double>(t.stepTimesS.size());
         benchmark::DoNotOptimize(t.stepS);
@@ -103,7 +104,7 @@ BENCHMARK_CAPTURE(BM_WorkloadOn256Chips, bert, "mlperf07-bert-jax-4096")
 void BM_ResNetMultipodTrace(benchmark::State& state) {
     const Scenario s = bucketed("mlperf07-resnet50-tf-4096");
     const StepPlan plan = buildStepPlan(s);
-    const StepTimeline t = simulateStepTimeline(s);
+    const StepTimeline t = simulateStepTimeline(s, plan);
     std::size_t bytes = 0;
     for (auto _ : state) {
         bytes = trace::buildTimelineTrace(s, plan, t).dump().size();

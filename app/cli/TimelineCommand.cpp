@@ -123,6 +123,12 @@ void printText(const Scenario& s, const TimelineCommandOptions& o, const StepTim
     out << "analytic model " << formatDuration(t.analyticTrainStepS) << ", "
         << signedPercent(training / t.analyticTrainStepS - 1) << ")\n";
     out << "Difference     " << (t.difference.empty() ? "none beyond 2 %" : t.difference) << "\n";
+    out << "Network        "
+        << (t.network == NetworkModel::RingSteps
+                ? "ring steps (the event engine)"
+                : "flows sharing the links max-min fairly (too many ring steps for the event "
+                  "engine)")
+        << "\n";
     if (t.stepTimesS.size() > 1) {
         out << "Steps          " << t.stepTimesS.size() << " simulated: mean "
             << formatDuration(t.meanStepS) << ", p50 " << formatDuration(t.p50StepS) << ", p99 "
@@ -163,7 +169,7 @@ void runTimelineCommand(const TimelineCommandOptions& o, std::ostream& out, std:
         traceOptions.chips.push_back(static_cast<ChipId>(chip));
     }
     err << "timeline: simulating " << formatCount(chips, "chip") << "...\n";
-    const StepTimeline t = simulateStepTimeline(s, options);
+    const StepTimeline t = simulateStepTimeline(s, plan, options);
     const ChipId reference = options.slowChip.value_or(0);
     const ChipId slowest = trace::chipOthersWaitFor(t);
     std::string written;

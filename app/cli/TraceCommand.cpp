@@ -18,18 +18,23 @@ namespace podscope::cli {
 
 CLI::App* addTraceCommand(CLI::App& app, TraceOptions& o) {
     auto* cmd = app.add_subcommand(
-        "trace",
-        "Write one training step (and its gradient all-reduce) as a Chrome trace for Perfetto");
+        "trace", "Write one training step of every chip as a Chrome trace for Perfetto (or, with "
+                 "--collective, the analytic step and its gradient all-reduce)");
     addScenarioChoiceOptions(*cmd, o.scenario);
     cmd->add_option("--out", o.out,
                     "The trace file to write (JSON; open in ui.perfetto.dev or chrome://tracing)")
         ->required();
-    auto* noCollective =
-        cmd->add_flag("--no-collective", o.noCollective,
-                      "Leave out the event-engine simulation of the gradient all-reduce (faster)");
+    auto* collective = cmd->add_flag(
+        "--collective", o.collective,
+        "Write the analytic step breakdown and the event engine's gradient all-reduce instead");
+    auto* noCollective = cmd->add_flag(
+        "--no-collective", o.noCollective,
+        "Write the analytic step breakdown alone (without the gradient all-reduce; faster)");
+    noCollective->excludes(collective);
     cmd->add_flag("--step", o.step,
-                  "Write the step timeline of every chip instead (as podscope-cli timeline --out; "
-                  "its what-if flags are there)")
+                  "Write the step timeline of every chip (the default; as podscope-cli timeline "
+                  "--out, whose what-if flags are there)")
+        ->excludes(collective)
         ->excludes(noCollective);
     cmd->add_option("--bins", o.bins, "Time bins of the link-utilisation counters (10 ... 2000)")
         ->check(wholeNumberFor<int>());
@@ -45,12 +50,12 @@ void runTraceCommand(const TraceOptions& o, std::ostream& out, std::ostream& err
     }
     checkOutputFile(o.out, "out"); // before the collective's simulation
     const Scenario s = resolveScenario(o.scenario);
-    if (o.step) {
+    if (!o.collective && !o.noCollective) {
         // The same file as podscope-cli timeline --out, without what-ifs (contention on).
         const StepPlan plan = buildStepPlan(s);
         err << "trace: simulating the step of " << formatCount(plan.topology.chipCount(), "chip")
             << "...\n";
-        const StepTimeline t = simulateStepTimeline(s);
+        const StepTimeline t = simulateStepTimeline(s, plan);
         trace::TimelineTraceOptions options;
         options.timeBins = o.bins;
         const std::string text = trace::buildTimelineTrace(s, plan, t, options).dump();

@@ -16,8 +16,10 @@ namespace podscope::cli {
 struct TraceOptions {
     ScenarioChoice scenario;
     std::string out;
-    bool noCollective = false;
-    bool step = false; // the step timeline of every chip instead of the analytic breakdown
+    // The default: the step timeline of every chip (as timeline --out writes it).
+    bool step = false;         // asks for the default by name (accepted as before)
+    bool collective = false;   // the analytic breakdown and the gradient collective instead
+    bool noCollective = false; // the analytic breakdown alone
     int bins = 200;
 };
 

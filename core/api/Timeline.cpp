@@ -81,14 +81,16 @@ nlohmann::json timelineJson(const Scenario& s, const StepTimeline& t, ChipId ref
             {"mean_step_s", t.meanStepS},
             {"p50_step_s", t.p50StepS},
             {"p99_step_s", t.p99StepS},
-            {"items", t.items.size()}};
+            {"items", t.items.size()},
+            {"network", toString(t.network)}};
 }
 
 TimelineResult timeline(const Configuration& configuration, const TimelineRequest& request) {
     TimelineOptions options = checkedTimelineOptions(request);
     const Scenario& s = configuration.scenario();
-    setSlowChipAndHost(request, buildStepPlan(s), options);
-    const StepTimeline t = simulateStepTimeline(s, options);
+    const StepPlan plan = buildStepPlan(s); // one plan for the request
+    setSlowChipAndHost(request, plan, options);
+    const StepTimeline t = simulateStepTimeline(s, plan, options);
     TimelineResult result;
     result.chips = t.chips;
     result.stepS = t.stepS;

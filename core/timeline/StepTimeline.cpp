@@ -31,6 +31,10 @@ struct Work {
     int afterItem = -1;                       // background items: start when this item has ended
 };
 
+// Ring steps the timeline gives the event engine for the gradient buckets together; beyond,
+// the flow engine times them (docs/step-timeline.md, "Contention at scale").
+constexpr std::int64_t kMaxTimelineRingSteps = limits::kMaxEventEngineEvents;
+
 std::string pct(double fraction) {
     std::ostringstream s;
     s.precision(2);
@@ -40,10 +44,12 @@ std::string pct(double fraction) {
 
 class Simulator {
 public:
-    Simulator(const Scenario& scenario, const TimelineOptions& options)
+    Simulator(const Scenario& scenario, const StepPlan& plan, const TrainingResult& analytic,
+              const TimelineOptions& options)
         : scenario_(scenario)
         , options_(options)
-        , plan_(buildStepPlan(scenario))
+        , plan_(plan)
+        , analytic_(analytic)
         , timer_(plan_)
         , chips_(plan_.topology.chipCount()) {
         timer_.setStop(options_.stop);
@@ -52,7 +58,7 @@ public:
     StepTimeline run() {
         throwIfStopped(options_.stop);
         validate();
-        const TrainingResult analytic = evaluateStepPlan(plan_, scenario_);
+        const TrainingResult& analytic = analytic_;
         analyticStepS_ = analytic.trainStepS;
         deviceStepS_ = analytic.trainStepS - analytic.input.stallS;
         hostBatchS_ = analytic.input.capacityExamplesPerSPerHost > 0
@@ -80,6 +86,9 @@ public:
             stepStart = end;
         }
         summarise(timeline);
+        if (flows_ || timer_.usedFlows()) {
+            timeline.network = NetworkModel::Flows;
+        }
         return timeline;
     }
 
@@ -322,7 +331,10 @@ private:
         for (const auto& launch : launches) {
             validateCollective(plan_.topology, launch.spec);
         }
-        const EventSimulation run = runTogether(launches);
+        // Ring step by ring step where the event engine takes them, as flows beyond.
+        const ConcurrentTimes run =
+            timeConcurrently(plan_.topology, launches, options_.stop, kMaxTimelineRingSteps);
+        flows_ = run.model == NetworkModel::Flows;
         // The engine starts each bucket when it is ready; it ends later than alone when it
         // waits for links the others hold. The timeline queues a group's buckets itself (start
         // at the later of ready and the previous bucket's end), so each gets the duration that
@@ -330,7 +342,7 @@ private:
         double previousEnd = 0;
         for (std::size_t k = 0; k < items.size(); ++k) {
             Work& w = work_[items[k]];
-            const double end = launches[k].startS + run.results[k].timeS;
+            const double end = launches[k].startS + run.timeS[k];
             const double start = std::max(launches[k].startS, previousEnd);
             const double onChip = w.seconds - timer_.collectiveSeconds(launches[k].spec);
             const double contended = std::max(end - start, 0.0) + onChip;
@@ -339,24 +351,6 @@ private:
             }
             w.seconds = std::max(w.seconds, contended);
             previousEnd = end;
-        }
-    }
-
-    // The buckets in one event-engine run; a run too large for the engine names what the user
-    // can change here (the engine's own message names the collective's chunks).
-    EventSimulation runTogether(const std::vector<CollectiveLaunch>& launches) const {
-        try {
-            return runEventEngine(plan_.topology, launches, options_.stop);
-        } catch (const InputError& e) {
-            if (e.field() != "chunks") {
-                throw;
-            }
-            throw InputError(
-                "contention",
-                "the " + std::to_string(launches.size()) +
-                    " gradient buckets together would take the event engine more than " +
-                    std::to_string(limits::kMaxEventEngineEvents) +
-                    " ring steps; time them alone (no contention) or use larger buckets");
         }
     }
 
@@ -618,7 +612,8 @@ private:
 
     const Scenario& scenario_;
     const TimelineOptions& options_;
-    StepPlan plan_;
+    const StepPlan& plan_;
+    const TrainingResult& analytic_;
     TileExchangeTimer timer_;
     std::int64_t chips_;
     std::vector<Work> work_;
@@ -635,6 +630,7 @@ private:
     double deviceStepS_ = 0; // the analytic step without the input stall
     double hostBatchS_ = 0;
     bool contended_ = false;
+    bool flows_ = false;     // the buckets were timed as flows
     std::set<int> followed_; // items whose per-chip ends a background item needs
 };
 
@@ -701,8 +697,14 @@ ChipActivity StepTimeline::activityAt(ChipId chip, double t) const {
     return item.activity;
 }
 
-StepTimeline simulateStepTimeline(const Scenario& scenario, const TimelineOptions& options) {
-    return Simulator(scenario, options).run();
+StepTimeline simulateStepTimeline(const Scenario& scenario, const StepPlan& plan,
+                                  const TrainingResult& analytic, const TimelineOptions& options) {
+    return Simulator(scenario, plan, analytic, options).run();
+}
+
+StepTimeline simulateStepTimeline(const Scenario& scenario, const StepPlan& plan,
+                                  const TimelineOptions& options) {
+    return simulateStepTimeline(scenario, plan, evaluateStepPlan(plan, scenario), options);
 }
 
 } // namespace podscope

@@ -1,8 +1,10 @@
 #pragma once
 
+#include "collective/ConcurrentCollectives.hpp"
 #include "common/Cancelled.hpp"
 #include "topology/Topology.hpp"
 #include "training/Scenario.hpp"
+#include "training/StepModel.hpp"
 #include "training/StepPlan.hpp"
 
 #include <cstdint>
@@ -82,14 +84,25 @@ struct StepTimeline {
     // in each activity.
     std::vector<double> secondsByActivity = std::vector<double>(kChipActivityCount, 0.0);
     std::vector<int> foreground; // the items that occupy a chip (not background), in order
+    // How the collectives were timed: ring step by ring step (the event engine), or as flows
+    // sharing the links max-min fairly where the ring steps would be too many (the flow
+    // engine; docs/step-timeline.md, "Contention at scale").
+    NetworkModel network = NetworkModel::RingSteps;
 
     // The item a chip is at (-1 before the first and after the last), and what it is doing then.
     int itemAt(ChipId chip, double t) const;
     ChipActivity activityAt(ChipId chip, double t) const;
 };
 
-// Simulates the scenario's step on every chip (docs/step-timeline.md). Throws InputError naming
-// the field, as simulateTraining does.
-StepTimeline simulateStepTimeline(const Scenario& scenario, const TimelineOptions& options = {});
+// Simulates the plan's step on every chip (docs/step-timeline.md). The plan is the caller's,
+// built once for `scenario` (buildStepPlan); `analytic` is the analytic evaluator's result for
+// it (evaluateStepPlan), which the timeline compares itself with. Throws InputError naming the
+// field.
+StepTimeline simulateStepTimeline(const Scenario& scenario, const StepPlan& plan,
+                                  const TrainingResult& analytic,
+                                  const TimelineOptions& options = {});
+// The same, evaluating the plan analytically first.
+StepTimeline simulateStepTimeline(const Scenario& scenario, const StepPlan& plan,
+                                  const TimelineOptions& options = {});
 
 } // namespace podscope

@@ -68,6 +68,14 @@ void TileExchangeTimer::setStop(const StopFlag* stop) {
     }
 }
 
+bool TileExchangeTimer::usedFlows() const {
+    bool flows = whole_.usedFlows();
+    for (const auto& [tile, timing] : tiles_) {
+        flows = flows || (timing.timer && timing.timer->usedFlows());
+    }
+    return flows;
+}
+
 double TileExchangeTimer::seconds(const Exchange& e) {
     return e.collective ? timerFor(*e.collective).seconds(e) : whole_.seconds(e);
 }

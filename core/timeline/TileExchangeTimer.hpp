@@ -32,6 +32,8 @@ public:
     double collectiveSeconds(const CollectiveSpec& spec);
     // Every event-engine run throws Cancelled once `stop` is set.
     void setStop(const StopFlag* stop);
+    // Whether a collective was timed by the flow engine (too many ring steps).
+    bool usedFlows() const;
 
 private:
     // The timer for the spec's tile, or the whole topology's.

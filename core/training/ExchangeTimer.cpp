@@ -1,7 +1,7 @@
 #include "training/ExchangeTimer.hpp"
 
 #include "collective/AnalyticEngine.hpp"
-#include "collective/EventEngine.hpp"
+#include "collective/ConcurrentCollectives.hpp"
 #include "collective/Schedule.hpp"
 
 #include <algorithm>
@@ -33,9 +33,15 @@ double ExchangeTimer::collectiveSeconds(const CollectiveSpec& spec) {
         }
     }
     validateCollective(plan_.topology, spec);
-    const double t = engine_ == Engine::Analytic
-                         ? runAnalytic(plan_.topology, spec).timeS
-                         : runEventEngine(plan_.topology, spec, stop_).results.front().timeS;
+    double t = 0;
+    if (engine_ == Engine::Analytic) {
+        t = runAnalytic(plan_.topology, spec).timeS;
+    } else {
+        // Ring step by ring step, or as flows where the ring steps would be too many.
+        const ConcurrentTimes run = timeConcurrently(plan_.topology, {{spec, 0.0}}, stop_);
+        t = run.timeS.front();
+        usedFlows_ = usedFlows_ || run.model == NetworkModel::Flows;
+    }
     cache_.emplace_back(spec, t);
     return t;
 }

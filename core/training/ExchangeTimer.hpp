@@ -13,7 +13,8 @@ namespace podscope {
 // chip's two cores at the HBM rate, halo swaps at the link rate. Many exchanges repeat one shape
 // (every layer of a transformer, every batch norm of a width), so collective times are
 // remembered. The analytic evaluator uses the analytic engine; the step timeline the event
-// engine (their results agree within 1 % without other traffic: docs/collectives.md).
+// engine (their results agree within 1 % without other traffic: docs/collectives.md), or the
+// flow engine where the event engine's ring steps would be too many.
 class ExchangeTimer {
 public:
     enum class Engine { Analytic, Event };
@@ -28,11 +29,15 @@ public:
     double collectiveSeconds(const CollectiveSpec& spec);
     // The event engine's runs throw Cancelled once `stop` is set.
     void setStop(const StopFlag* stop) { stop_ = stop; }
+    // Whether a collective had too many ring steps for the event engine and was timed by the
+    // flow engine instead (collective/ConcurrentCollectives.hpp).
+    bool usedFlows() const { return usedFlows_; }
 
 private:
     const StepPlan& plan_;
     Engine engine_;
     const StopFlag* stop_ = nullptr;
+    bool usedFlows_ = false;
     std::vector<std::pair<CollectiveSpec, double>> cache_;
 };
 

@@ -8,6 +8,7 @@
 #include "training/Optimizer.hpp"
 #include "training/ResourceCache.hpp"
 
+#include <atomic>
 #include <cmath>
 #include <map>
 #include <mutex>
@@ -300,7 +301,16 @@ Topology scenarioTopology(const Scenario& s) {
     return Topology(std::move(spec));
 }
 
+namespace {
+std::atomic<std::int64_t> plansBuilt{0};
+} // namespace
+
+std::int64_t stepPlansBuilt() {
+    return plansBuilt.load(std::memory_order_relaxed);
+}
+
 StepPlan buildStepPlanUnchecked(const Scenario& scenario, const CoreCalibration* calibration) {
+    plansBuilt.fetch_add(1, std::memory_order_relaxed);
     const Workload& w = cachedResource<Workload>(scenario.workload, loadWorkload);
     Scenario s = scenario;
     if (calibration && !s.linkLatencyUs) {

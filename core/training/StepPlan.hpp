@@ -9,6 +9,7 @@
 #include "training/Scenario.hpp"
 #include "workload/Workload.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -88,6 +89,10 @@ StepPlan buildStepPlan(const Scenario& scenario, const CoreCalibration* calibrat
 // The same plan without the memory check (to report what a refused configuration would need).
 StepPlan buildStepPlanUnchecked(const Scenario& scenario,
                                 const CoreCalibration* calibration = nullptr);
+
+// Plans built so far in this process (both functions above count): a request builds its plan
+// once and hands it on (tests count the builds per command).
+std::int64_t stepPlansBuilt();
 
 // The slice a scenario runs on, with its link overrides. Throws InputError naming the field.
 Topology scenarioTopology(const Scenario& scenario);

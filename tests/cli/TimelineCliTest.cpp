@@ -5,6 +5,7 @@
 #include "ScratchDir.hpp"
 #include "TextFormat.hpp"
 #include "timeline/StepTimeline.hpp"
+#include "training/StepPlan.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -106,8 +107,9 @@ TEST(TimelineCli, WritesAChromeTraceThatAgreesWithTheSummary) {
     EXPECT_NE(trace.dump().find("\"evaluation pass\""), std::string::npos);
 }
 
-// podscope-cli trace --step writes the step timeline: the file timeline --out writes for the same
-// configuration, byte for byte, with per-layer spans and a process per chip shown.
+// podscope-cli trace writes the step timeline (by default, or with --step as before): the file
+// timeline --out writes for the same configuration, byte for byte, with per-layer spans and a
+// process per chip shown.
 TEST(TimelineCli, TraceStepWritesTheTimelinesTrace) {
     ScratchDir dir;
     const auto fromTrace = (dir.path / "trace.json").string();
@@ -120,6 +122,9 @@ TEST(TimelineCli, TraceStepWritesTheTimelinesTrace) {
     ASSERT_EQ(l.status, 0) << l.err;
     const std::string written = readFile(fromTrace);
     EXPECT_EQ(written, readFile(fromTimeline));
+    const auto byDefault = runCli(with(with({"trace"}, config), {"--out", fromTrace}));
+    ASSERT_EQ(byDefault.status, 0) << byDefault.err;
+    EXPECT_EQ(readFile(fromTrace), written);
     const auto trace = nlohmann::json::parse(written);
     const auto counts = podscope::test::expectChromeTraceSchema(trace);
     EXPECT_GE(counts.processes, 2); // chip 0 and all chips
@@ -178,6 +183,50 @@ TEST(TimelineCli, AnUnwritableOutFailsBeforeAnySimulation) {
         EXPECT_EQ(r.err.find("timeline: simulating"), std::string::npos) << r.err;
     }
     EXPECT_FALSE(std::filesystem::exists(dir.path / "missing"));
+}
+
+// One plan per request (issue 22): a command builds its step plan once and hands it to the
+// timeline, the trace and the analytic evaluation. (Not yet: simulate builds 4 and
+// trace --collective 2; issue 22 lists them.)
+TEST(TimelineCli, EachCommandBuildsItsPlanOnce) {
+    ScratchDir dir;
+    const std::string file = (dir.path / "t.json").string();
+    const std::string preset = "mlperf07-resnet50-tf2-16";
+    const std::vector<std::vector<std::string>> commands = {
+        {"timeline", "--preset", preset},
+        {"timeline", "--preset", preset, "--out", file, "--overlap", "bucketed"},
+        {"trace", "--preset", preset, "--out", file},
+        {"layers", "--preset", preset},
+    };
+    for (const auto& command : commands) {
+        const std::int64_t before = stepPlansBuilt();
+        const auto r = runCli(command);
+        ASSERT_EQ(r.status, 0) << r.err;
+        std::string text;
+        for (const auto& word : command) {
+            text += word + " ";
+        }
+        EXPECT_EQ(stepPlansBuilt() - before, 1) << text;
+    }
+}
+
+// Issue 23: the search's best BERT configuration on 1024 chips (bucketed overlap, 2d-dual, 16
+// chunks) was refused ("contention: the 19 gradient buckets together would take the event
+// engine more than 2000000 ring steps"); the flow engine times it, and the summary says so.
+TEST(TimelineCli, TimesBucketsBeyondTheEventEnginesRingSteps) {
+    const auto r =
+        runCli({"timeline", "--preset", "mlperf07-bert-jax-4096", "--chips", "1024", "--overlap",
+                "bucketed", "--algorithm", "2d-dual", "--chunks", "16", "--json"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto json = nlohmann::json::parse(r.out);
+    EXPECT_EQ(json.at("network"), "flows");
+    // Buckets contend, so the step is no shorter than the analytic model's (which overlaps them
+    // without contention), and not wildly longer.
+    EXPECT_GE(json.at("difference_fraction").get<double>(), -0.02);
+    EXPECT_LT(json.at("difference_fraction").get<double>(), 0.5);
+    const auto small = runCli({"timeline", "--preset", "mlperf07-resnet50-tf2-16", "--json"});
+    ASSERT_EQ(small.status, 0) << small.err;
+    EXPECT_EQ(nlohmann::json::parse(small.out).at("network"), "ring steps");
 }
 
 } // namespace

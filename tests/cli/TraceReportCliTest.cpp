@@ -20,16 +20,40 @@ using test::runCli;
 using podscope::test::readFile;
 using podscope::test::ScratchDir;
 
-TEST(TraceCli, WritesAChromeTrace) {
+// By default the whole step of every chip (the step timeline); --collective the analytic
+// breakdown with the gradient all-reduce, as before issue 23.
+TEST(TraceCli, WritesTheWholeStepByDefaultAndTheCollectiveOneFlagAway) {
     ScratchDir dir;
     const auto file = (dir.path / "step.json").string();
-    const auto r =
+    auto r =
         runCli({"trace", "--preset", "mlperf07-resnet50-tf2-16", "--out", file, "--chips", "64"});
     ASSERT_EQ(r.status, 0) << r.err;
-    const auto json = nlohmann::json::parse(readFile(file));
+    auto json = nlohmann::json::parse(readFile(file));
     EXPECT_FALSE(json.at("traceEvents").empty());
     EXPECT_TRUE(json.at("otherData").at("scenario").contains("topology"));
+    EXPECT_TRUE(json.at("otherData").contains("step_s")); // the timeline's
+    EXPECT_NE(json.dump().find("all chips aggregated (64 chips)"), std::string::npos);
+    EXPECT_NE(json.dump().find("forward"), std::string::npos);
+
+    r = runCli({"trace", "--preset", "mlperf07-resnet50-tf2-16", "--out", file, "--chips", "64",
+                "--collective"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    json = nlohmann::json::parse(readFile(file));
     EXPECT_NE(json.dump().find("training step (64 chips)"), std::string::npos);
+    EXPECT_NE(json.dump().find("(event engine, "), std::string::npos); // the gradient collective
+
+    r = runCli({"trace", "--preset", "mlperf07-resnet50-tf2-16", "--out", file, "--chips", "64",
+                "--no-collective"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    json = nlohmann::json::parse(readFile(file));
+    EXPECT_NE(json.dump().find("training step (64 chips)"), std::string::npos);
+    EXPECT_EQ(json.dump().find("(event engine, "), std::string::npos);
+    // The step and the breakdown are one or the other.
+    for (const char* other : {"--collective", "--no-collective"}) {
+        r = runCli(
+            {"trace", "--preset", "mlperf07-resnet50-tf2-16", "--out", file, "--step", other});
+        EXPECT_EQ(r.status, 2) << other;
+    }
 }
 
 TEST(TraceCli, BadInputExitsTwoNamingTheFieldAndKeepsTheOldFile) {
@@ -114,7 +138,8 @@ TEST(ReportCli, TraceAndReportCheckTheGlobalBatchAsSimulateDoes) {
         }
         const auto r = runCli(args);
         EXPECT_EQ(r.status, 2);
-        EXPECT_NE(r.err.find("global-batch: '0' must be between 1 and"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("global-batch: '0' must be between 1 and"), std::string::npos)
+            << r.err;
         EXPECT_FALSE(fs::exists(out));
     }
 }

@@ -3,6 +3,8 @@
 #include "CliRunner.hpp"
 #include "PngHeader.hpp"
 #include "ScratchDir.hpp"
+#include "training/Presets.hpp"
+#include "training/StepPlan.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -224,6 +226,23 @@ TEST(TuneCli, OtherBadFlagsExitTwo) {
         const auto r = runCli(args);
         EXPECT_EQ(r.status, 2) << expected;
         EXPECT_NE(r.err.find(expected), std::string::npos) << r.err;
+    }
+}
+
+// Issue 23: every configuration the search returns replays. For every preset, on its own chips,
+// the timeline confirms each of the top 3 (a refusal would leave it unconfirmed).
+TEST(TuneCli, TheTopConfigurationsOfEveryPresetSimulateWithTheTimeline) {
+    for (const std::string& preset : presetNames()) {
+        const std::int64_t chips = scenarioTopology(loadPreset(preset).scenario).chipCount();
+        const auto r = runCli({"tune", "--preset", preset, "--chips", std::to_string(chips),
+                               "--fidelity", "timeline", "--top", "3", "--threads", "2", "--json"});
+        ASSERT_EQ(r.status, 0) << preset << ": " << r.err;
+        const auto json = nlohmann::json::parse(r.out);
+        ASSERT_FALSE(json.at("top").empty()) << preset;
+        for (const auto& row : json.at("top")) {
+            EXPECT_TRUE(row.at("timeline").at("confirmed").get<bool>())
+                << preset << " #" << row.at("rank") << ": " << row.at("timeline").at("difference");
+        }
     }
 }
 

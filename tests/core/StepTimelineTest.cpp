@@ -18,6 +18,11 @@
 namespace podscope {
 namespace {
 
+// The plan built once and handed to the timeline, as a command does.
+StepTimeline timelineOf(const Scenario& s, const TimelineOptions& o = {}) {
+    return simulateStepTimeline(s, buildStepPlan(s), o);
+}
+
 Scenario preset(const std::string& name) {
     return loadPreset(name).scenario;
 }
@@ -29,7 +34,7 @@ class TimelineAgreement : public ::testing::TestWithParam<std::string> {};
 TEST_P(TimelineAgreement, StepEqualsTheAnalyticModelWithoutContention) {
     TimelineOptions o;
     o.contention = false;
-    const StepTimeline t = simulateStepTimeline(preset(GetParam()), o);
+    const StepTimeline t = timelineOf(preset(GetParam()), o);
     EXPECT_NEAR(t.stepS / t.analyticTrainStepS, 1.0, 0.02) << GetParam();
     EXPECT_TRUE(t.difference.empty()) << t.difference;
 }
@@ -46,7 +51,7 @@ INSTANTIATE_TEST_SUITE_P(AllPresets, TimelineAgreement, ::testing::ValuesIn(pres
 TEST(Timeline, EveryChipsEventsAreCausal) {
     TimelineOptions o;
     o.slowChip = 3;
-    const StepTimeline t = simulateStepTimeline(preset("mlperf07-ssd-tf-4096"), o);
+    const StepTimeline t = timelineOf(preset("mlperf07-ssd-tf-4096"), o);
     for (const ChipId chip : {0, 3, 17, 4095}) {
         double previousEnd = 0;
         for (const int i : t.foreground) {
@@ -84,7 +89,7 @@ TEST(Timeline, ASlowChipDelaysExactlyItsGroups) {
     TimelineOptions o;
     o.slowChip = 5;
     o.slowChipFactor = 2;
-    const StepTimeline t = simulateStepTimeline(s, o);
+    const StepTimeline t = timelineOf(s, o);
     const StepPlan plan = buildStepPlan(s);
     GroupLayout tile;
     tile.kind = GroupLayout::Kind::WithinTile;
@@ -129,7 +134,7 @@ TEST(Timeline, AnInputBoundStepWaitsForTheHostWhateverThePrefetchDepth) {
     s.input.decodedCache = false; // input-bound: the host is slower than the chips
     TimelineOptions o;
     o.steps = 1;
-    const StepTimeline t = simulateStepTimeline(s, o);
+    const StepTimeline t = timelineOf(s, o);
     // The steady steps wait for the host exactly as the analytic model says.
     EXPECT_NEAR(t.stepS / t.analyticTrainStepS, 1.0, 0.02);
     // The chips wait for input what the host is slower than they are.
@@ -138,7 +143,7 @@ TEST(Timeline, AnInputBoundStepWaitsForTheHostWhateverThePrefetchDepth) {
                 analytic.input.stallS, 0.02 * analytic.trainStepS);
     // A deeper buffer cannot help a host that is slower on average: a long run drains it.
     s.input.prefetchBatches = 16;
-    const StepTimeline deep = simulateStepTimeline(s, o);
+    const StepTimeline deep = timelineOf(s, o);
     EXPECT_NEAR(deep.stepS, t.stepS, 1e-9 * t.stepS);
 }
 
@@ -148,14 +153,14 @@ TEST(Timeline, HostJitterSpreadsTheSteps) {
     TimelineOptions o;
     o.steps = 40;
     o.hostJitter = 0.3;
-    const StepTimeline t = simulateStepTimeline(s, o);
+    const StepTimeline t = timelineOf(s, o);
     EXPECT_GT(t.p99StepS, t.p50StepS);
     // A synchronous step waits for the slowest of 512 hosts: slower than the mean host.
     EXPECT_GT(t.meanStepS, t.analyticTrainStepS);
     // Deeper prefetch absorbs part of the jitter.
     s.input.prefetchBatches = 32;
     o.steps = 80;
-    const StepTimeline deep = simulateStepTimeline(s, o);
+    const StepTimeline deep = timelineOf(s, o);
     EXPECT_LT(deep.meanStepS, t.meanStepS);
 }
 
@@ -163,7 +168,7 @@ TEST(Timeline, BadOptionsNameTheirField) {
     const Scenario s = preset("mlperf07-resnet50-tf-4096");
     auto field = [&](TimelineOptions o) {
         try {
-            simulateStepTimeline(s, o);
+            timelineOf(s, o);
         } catch (const InputError& e) {
             return e.field();
         }
@@ -192,7 +197,7 @@ TEST(TimelineStop, AFlagSetBeforehandStopsAtOnce) {
     StopFlag stop{true};
     TimelineOptions o;
     o.stop = &stop;
-    EXPECT_THROW(simulateStepTimeline(preset("mlperf07-resnet50-tf-4096"), o), Cancelled);
+    EXPECT_THROW(timelineOf(preset("mlperf07-resnet50-tf-4096"), o), Cancelled);
     const Scenario s = preset("mlperf07-resnet50-tf-4096");
     const StepPlan plan = buildStepPlan(s);
     ASSERT_TRUE(std::ranges::any_of(plan.exchanges,
@@ -219,7 +224,7 @@ TEST(TimelineStop, AFlagSetDuringTheRunStopsIt) {
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
         stop.store(true);
     });
-    EXPECT_THROW(simulateStepTimeline(s, o), Cancelled);
+    EXPECT_THROW(timelineOf(s, o), Cancelled);
 }
 
 } // namespace

@@ -18,7 +18,9 @@ struct Simulated {
 };
 
 Simulated simulate(const Scenario& s) {
-    return {buildStepPlan(s), simulateStepTimeline(s)};
+    Simulated out{buildStepPlan(s), {}};
+    out.timeline = simulateStepTimeline(s, out.plan);
+    return out;
 }
 
 // Bytes that crossed the links over the whole step: utilisation x bandwidth x time, summed over

@@ -19,6 +19,11 @@
 namespace podscope {
 namespace {
 
+// The plan built once and handed to the timeline, as a command does.
+StepTimeline timelineOf(const Scenario& s, const TimelineOptions& o = {}) {
+    return simulateStepTimeline(s, buildStepPlan(s), o);
+}
+
 using nlohmann::json;
 
 Scenario preset(const std::string& name) {
@@ -73,7 +78,7 @@ struct Traced {
 Traced traced(const Scenario& scenario, const TimelineOptions& options,
               const trace::TimelineTraceOptions& traceOptions = {}) {
     Traced t{scenario, {}, {}};
-    t.timeline = simulateStepTimeline(t.scenario, options);
+    t.timeline = timelineOf(t.scenario, options);
     // Through text, as a file would be read.
     t.trace = json::parse(
         trace::buildTimelineTrace(t.scenario, buildStepPlan(t.scenario), t.timeline, traceOptions)
@@ -302,7 +307,7 @@ TEST(TimelineTrace, LinkCountersShowTrafficWhileExchangesRun) {
 
 TEST(TimelineTrace, RefusesChipsThatDoNotExist) {
     const Scenario s = preset("mlperf07-resnet50-tf2-16");
-    const StepTimeline t = simulateStepTimeline(s);
+    const StepTimeline t = timelineOf(s);
     trace::TimelineTraceOptions o;
     o.chips = {16};
     EXPECT_THROW(trace::buildTimelineTrace(s, buildStepPlan(s), t, o), InputError);

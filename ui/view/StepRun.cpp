@@ -105,7 +105,7 @@ std::shared_ptr<const StepRun> runStep(const Scenario& scenario, ReplayKind kind
     TimelineOptions options;
     options.withEvaluation = kind == ReplayKind::StepWithEvaluation;
     options.stop = stop;
-    run->timeline = simulateStepTimeline(scenario, options);
+    run->timeline = simulateStepTimeline(scenario, run->plan, options);
     run->counts = countActivities(run->timeline, 2000);
     run->linkUse = std::make_unique<TimelineLinkUse>(run->plan.topology, run->plan, run->timeline);
     run->wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
