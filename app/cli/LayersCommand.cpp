@@ -50,6 +50,8 @@ void runLayersCommand(const LayersOptions& o, std::ostream& out) {
                                    {"type", r.type},
                                    {"forward_s", r.forwardS},
                                    {"backward_s", r.backwardS},
+                                   {"recompute_s", r.recomputeS},
+                                   {"spared_bytes", r.sparedBytes},
                                    {"flops", r.flops},
                                    {"hbm_bytes", r.hbmBytes},
                                    {"kernels", r.kernels},
@@ -61,39 +63,56 @@ void runLayersCommand(const LayersOptions& o, std::ostream& out) {
         return;
     }
     if (o.csv) {
-        out << "name,group,type,forward_s,backward_s,flops,hbm_bytes,kernels,bound,mxu_utilisation,"
-               "arithmetic_intensity\n";
+        out << "name,group,type,forward_s,backward_s,recompute_s,spared_bytes,flops,hbm_bytes,"
+               "kernels,bound,mxu_utilisation,arithmetic_intensity\n";
         for (const LayerRow& r : rows) {
             out << r.name << "," << r.group << "," << r.type << "," << r.forwardS << ","
-                << r.backwardS << "," << r.flops << "," << r.hbmBytes << "," << r.kernels << ","
-                << toString(r.bound) << "," << r.mxuUtilisation << "," << r.arithmeticIntensity
-                << "\n";
+                << r.backwardS << "," << r.recomputeS << "," << r.sparedBytes << "," << r.flops
+                << "," << r.hbmBytes << "," << r.kernels << "," << toString(r.bound) << ","
+                << r.mxuUtilisation << "," << r.arithmeticIntensity << "\n";
         }
         return;
     }
-    double forward = 0, backward = 0, flops = 0, bytes = 0;
+    double forward = 0, backward = 0, recompute = 0, flops = 0, bytes = 0;
     std::size_t nameWidth = 8;
     for (const LayerRow& r : rows) {
         nameWidth = std::max(nameWidth, r.name.size() + 2);
+        recompute += r.recomputeS;
     }
+    // The recompute column only where the plan recomputes (rematerialization).
+    const bool recomputes = recompute > 0;
+    recompute = 0;
     out << padded("layer", nameWidth) << padded("type", 12) << padded("forward", 11)
-        << padded("backward", 11) << padded("GFLOP", 9) << padded("HBM MB", 9) << padded("bound", 9)
-        << "MXU\n";
+        << padded("backward", 11) << (recomputes ? padded("recompute", 11) : "")
+        << padded("GFLOP", 9) << padded("HBM MB", 9) << padded("bound", 9) << "MXU\n";
     for (const LayerRow& r : rows) {
         forward += r.forwardS;
         backward += r.backwardS;
+        recompute += r.recomputeS;
         flops += r.flops;
         bytes += r.hbmBytes;
         out << padded(r.name, nameWidth) << padded(r.type, 12)
             << padded(formatDuration(r.forwardS), 11) << padded(formatDuration(r.backwardS), 11)
+            << (recomputes ? padded(r.recomputeS > 0 ? formatDuration(r.recomputeS) : "-", 11) : "")
             << padded(formatNumber(r.flops / 1e9, 2), 9)
             << padded(formatNumber(r.hbmBytes / 1e6, 1), 9) << padded(toString(r.bound), 9)
             << formatPercent(r.mxuUtilisation) << "\n";
     }
     out << padded("total", nameWidth) << padded("", 12) << padded(formatDuration(forward), 11)
-        << padded(formatDuration(backward), 11) << padded(formatNumber(flops / 1e9, 2), 9)
-        << padded(formatNumber(bytes / 1e6, 1), 9) << padded("", 9)
-        << formatPercent(flops / ((forward + backward) * plan.core.peakFlops())) << "\n";
+        << padded(formatDuration(backward), 11)
+        << (recomputes ? padded(formatDuration(recompute), 11) : "")
+        << padded(formatNumber(flops / 1e9, 2), 9) << padded(formatNumber(bytes / 1e6, 1), 9)
+        << padded("", 9)
+        << formatPercent(flops / ((forward + backward + recompute) * plan.core.peakFlops()))
+        << "\n";
+    const Recompute& r = plan.memory.recompute;
+    if (recomputes) {
+        out << "\nRecompute      " << r.layers << " layers run their forward pass again in the "
+            << "backward pass (" << formatDuration(r.seconds) << " per step), sparing "
+            << formatBytes(r.savedBytes) << " of activations: HBM "
+            << formatBytes(plan.memory.total()) << " of " << formatBytes(plan.memory.capacity)
+            << "\n";
+    }
 }
 
 } // namespace podscope::cli

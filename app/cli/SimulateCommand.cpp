@@ -33,15 +33,16 @@ void printText(const Scenario& s, const TrainingResult& r, const std::vector<Wha
     const auto& b = r.breakdown;
     out << "Workload    " << s.workload << " (" << s.framework << "), global batch "
         << s.globalBatch << ", " << formatCount(r.chips, "chip") << ", "
-        << formatCount(r.plan.replicas, "replica") << " of " << formatCount(r.plan.modelParallel, "core");
+        << formatCount(r.plan.replicas, "replica") << " of "
+        << formatCount(r.plan.modelParallel, "core");
     if (r.plan.modelParallel > 1) {
         out << " (" << toString(r.plan.kind) << ")";
     }
     out << ", weight-update sharding " << (s.weightUpdateSharding ? "on" : "off") << "\n";
-    out << "Time to train  " << formatDuration(r.timeToTrainS) << "  (" << formatCount(r.steps, "step") << ", "
-        << formatNumber(r.epochs, 2) << " epochs, " << formatCount(r.evaluations, "evaluation")
-        << ", start-up "
-        << formatDuration(r.startupS) << ")\n";
+    out << "Time to train  " << formatDuration(r.timeToTrainS) << "  ("
+        << formatCount(r.steps, "step") << ", " << formatNumber(r.epochs, 2) << " epochs, "
+        << formatCount(r.evaluations, "evaluation") << ", start-up " << formatDuration(r.startupS)
+        << ")\n";
     if (r.extrapolated) {
         out << "               EXTRAPOLATED: global batch " << s.globalBatch
             << " lies outside the measured convergence points (critical batch about "
@@ -64,10 +65,16 @@ void printText(const Scenario& s, const TrainingResult& r, const std::vector<Wha
         << "  (weights " << formatBytes(m.weights) << ", gradients " << formatBytes(m.gradients)
         << ", optimizer state " << formatBytes(m.optimizerState) << ", activations "
         << formatBytes(m.activations) << ", workspace " << formatBytes(m.workspace) << ")\n";
+    if (m.recompute.layers > 0) {
+        out << "Recompute      " << m.recompute.layers
+            << " layers recomputed in the backward pass (" << formatDuration(m.recompute.seconds)
+            << " per step) spare " << formatBytes(m.recompute.savedBytes) << " of activations\n";
+    }
     out << "Host input     needs " << formatNumber(r.input.requiredExamplesPerSPerHost, 0)
         << " examples/s per host, can supply "
-        << formatNumber(r.input.capacityExamplesPerSPerHost, 0) << " (" << formatCount(r.input.hosts, "host")
-        << (r.input.inputBound ? ", INPUT-BOUND" : "") << ")\n";
+        << formatNumber(r.input.capacityExamplesPerSPerHost, 0) << " ("
+        << formatCount(r.input.hosts, "host") << (r.input.inputBound ? ", INPUT-BOUND" : "")
+        << ")\n";
     out << "\nWhat if\n";
     for (const auto& w : ifs) {
         const double delta = w.result.timeToTrainS - r.timeToTrainS;
