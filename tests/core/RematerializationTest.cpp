@@ -37,9 +37,8 @@ TEST(Rematerialization, TheProfiledBertConfigurationSimulatesWithItsRecompute) {
     EXPECT_DOUBLE_EQ(r.breakdown.recompute, recompute.seconds);
     // Out of sample: no parameter of the rule was fitted, and the profile was not used to choose
     // the order. The layer set differs from XLA's (it recomputed FFN-in of all 24 layers and
-    // Q/K/V of 13); the time is within a factor of 1.5 of the measured 87.5 ms.
-    EXPECT_GT(recompute.seconds, kMeasuredRecomputeS / 1.5);
-    EXPECT_LT(recompute.seconds, kMeasuredRecomputeS * 1.5);
+    // Q/K/V of 13); the time is within 20 % of the measured 87.5 ms (78.0 ms, -11 %).
+    EXPECT_NEAR(recompute.seconds / kMeasuredRecomputeS, 1.0, 0.20);
     // After recomputation the core fits in HBM; the recompute spared what was over.
     const StepPlan plan = buildStepPlan(s);
     EXPECT_LE(plan.memory.total(), plan.memory.capacity);
