@@ -65,6 +65,11 @@ void printText(const Scenario& s, const TrainingResult& r, const std::vector<Wha
         << "  (weights " << formatBytes(m.weights) << ", gradients " << formatBytes(m.gradients)
         << ", optimizer state " << formatBytes(m.optimizerState) << ", activations "
         << formatBytes(m.activations) << ", workspace " << formatBytes(m.workspace) << ")\n";
+    if (m.recompute.layers > 0) {
+        out << "Recompute      " << m.recompute.layers
+            << " layers recomputed in the backward pass (" << formatDuration(m.recompute.seconds)
+            << " per step) spare " << formatBytes(m.recompute.savedBytes) << " of activations\n";
+    }
     out << "Host input     needs " << formatNumber(r.input.requiredExamplesPerSPerHost, 0)
         << " examples/s per host, can supply "
         << formatNumber(r.input.capacityExamplesPerSPerHost, 0) << " ("

@@ -11,6 +11,11 @@ LayersResult layers(const Configuration& configuration) {
     LayersResult result;
     result.examplesPerReplica = plan.parallelism.perReplicaBatch;
     result.corePeakFlops = plan.core.peakFlops();
+    result.recomputedLayers = plan.memory.recompute.layers;
+    result.recomputeS = plan.memory.recompute.seconds;
+    result.recomputeSavedBytes = plan.memory.recompute.savedBytes;
+    result.hbmBytes = plan.memory.total();
+    result.hbmCapacityBytes = plan.memory.capacity;
     result.json["scenario"] = podscope::toJson(s);
     result.json["examples_per_replica"] = result.examplesPerReplica;
     result.json["layers"] = nlohmann::json::array();
@@ -20,6 +25,8 @@ LayersResult layers(const Configuration& configuration) {
                              r.type,
                              r.forwardS,
                              r.backwardS,
+                             r.recomputeS,
+                             r.sparedBytes,
                              r.flops,
                              r.hbmBytes,
                              r.kernels,
@@ -31,6 +38,8 @@ LayersResult layers(const Configuration& configuration) {
                                          {"type", info.type},
                                          {"forward_s", info.forwardS},
                                          {"backward_s", info.backwardS},
+                                         {"recompute_s", info.recomputeS},
+                                         {"spared_bytes", info.sparedBytes},
                                          {"flops", info.flops},
                                          {"hbm_bytes", info.hbmBytes},
                                          {"kernels", info.kernels},

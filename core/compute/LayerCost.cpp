@@ -100,14 +100,16 @@ void lowerConvOrPool(const Layer& l, double b, const LayerSplit& s, const CoreMo
     if (s.kind == ModelParallelKind::Spatial && l.spatial == SpatialRole::Split && l.k > 1) {
         const double halo = std::floor(l.k / 2.0);
         const double perMap = b * l.count * l.cin * a * halo;
-        c.haloBytes[0] = s.gridRows > 1 && inH > s.gridRows ? perMap * std::ceil(inW / s.gridCols) : 0;
+        c.haloBytes[0] =
+            s.gridRows > 1 && inH > s.gridRows ? perMap * std::ceil(inW / s.gridCols) : 0;
     }
     if (l.type == LayerType::Pool) {
         const double window = static_cast<double>(l.k) * l.k;
         c.forward.add(vectorKernel(inBytes + outBytes, window * outElements, 0), core);
-        c.backward.add(vectorKernel(outBytes + 2 * inBytes, r.poolBackward * window * outElements, 0),
-                       core);
+        c.backward.add(
+            vectorKernel(outBytes + 2 * inBytes, r.poolBackward * window * outElements, 0), core);
         c.savedBytes = inBytes;
+        c.savedInputBytes = inBytes;
         return;
     }
     const double taps = l.fold ? 1 : static_cast<double>(l.k) * l.k;
@@ -117,8 +119,8 @@ void lowerConvOrPool(const Layer& l, double b, const LayerSplit& s, const CoreMo
     c.parameters = l.parameters();
 
     KernelWork fwd = matmul(rows, k, n, taps, core);
-    double epilogue = (l.bias ? r.bias : 0) + activationOps(l.activation, r) +
-                      (l.residual ? r.residual : 0);
+    double epilogue =
+        (l.bias ? r.bias : 0) + activationOps(l.activation, r) + (l.residual ? r.residual : 0);
     if (l.batchNorm != BatchNormKind::None) {
         epilogue += r.batchNormApply;
     }
@@ -128,22 +130,23 @@ void lowerConvOrPool(const Layer& l, double b, const LayerSplit& s, const CoreMo
     if (l.batchNorm == BatchNormKind::Batch) {
         // Batch statistics need the whole output before it can be normalised: one more pass.
         c.forward.add(vectorKernel(outBytes, r.batchNormStats * outElements, 0), core);
-        c.backward.add(vectorKernel(2 * outBytes, r.batchNormBackwardStats * outElements, 0),
-                       core);
+        c.backward.add(vectorKernel(2 * outBytes, r.batchNormBackwardStats * outElements, 0), core);
         c.batchNormChannels = l.cout;
     }
     const bool keepsOutput = l.batchNorm != BatchNormKind::None || l.activation != Activation::None;
     if (inputGradient) {
         KernelWork dx = matmul(rows, n, k, taps, core);
         dx.hbmBytes = outBytes * (keepsOutput ? 2 : 1) + weightElements * r.weightBytes + inBytes;
-        dx.vpuOps = outElements * (activationBackwardOps(l.activation, r) +
-                                   (l.batchNorm == BatchNormKind::Batch ? r.batchNormBackwardApply : 0));
+        dx.vpuOps =
+            outElements * (activationBackwardOps(l.activation, r) +
+                           (l.batchNorm == BatchNormKind::Batch ? r.batchNormBackwardApply : 0));
         c.backward.add(dx, core);
     }
     KernelWork dw = matmul(k, rows, n, taps, core);
     dw.hbmBytes = inBytes + outBytes + weightElements * r.weightGradientBytes;
     c.backward.add(dw, core);
     c.savedBytes = inBytes + (keepsOutput ? outBytes : 0);
+    c.savedInputBytes = inBytes;
 }
 
 void lowerDense(const Layer& l, double b, const LayerSplit& s, const CoreModel& core,
@@ -180,6 +183,7 @@ void lowerDense(const Layer& l, double b, const LayerSplit& s, const CoreModel& 
     dw.hbmBytes = (p * k + outElements) * a + k * n * r.weightGradientBytes;
     c.backward.add(dw, core);
     c.savedBytes = p * k * a + (keepsOutput ? outElements * a : 0);
+    c.savedInputBytes = p * k * a;
     if (s.kind == ModelParallelKind::Tensor) {
         // Megatron: a row-split layer sums its partial outputs, a column-split (or vocabulary-
         // split) layer sums the partial gradients of its input.
@@ -208,12 +212,13 @@ void lowerAttention(const Layer& l, double b, const LayerSplit& s, const CoreMod
     c.forward.add(vectorKernel(2 * scores * a, r.softmax * scores, scores), core);
     c.forward.add(mm(q, kv, d, inst * (q * kv + kv * d + q * d)), core);
     const double eachBackward = inst * (q * kv + q * d + kv * d);
-    c.backward.add(mm(q, d, kv, eachBackward), core);  // d probabilities
-    c.backward.add(mm(kv, q, d, eachBackward), core);  // d values
+    c.backward.add(mm(q, d, kv, eachBackward), core); // d probabilities
+    c.backward.add(mm(kv, q, d, eachBackward), core); // d values
     c.backward.add(vectorKernel(3 * scores * a, r.softmaxBackward * scores, 0), core);
-    c.backward.add(mm(q, kv, d, eachBackward), core);  // d queries
-    c.backward.add(mm(kv, q, d, eachBackward), core);  // d keys
+    c.backward.add(mm(q, kv, d, eachBackward), core); // d queries
+    c.backward.add(mm(kv, q, d, eachBackward), core); // d keys
     c.savedBytes = (inst * (q * d + 2 * kv * d) + scores) * a;
+    c.savedInputBytes = inst * (q * d + 2 * kv * d) * a; // queries, keys and values
     c.workspaceBytes = (inst * (q * d + kv * d) + scores) * a;
 }
 
@@ -250,7 +255,7 @@ void lowerRecurrent(const Layer& l, double b, const CoreModel& core, LayerCost& 
     KernelWork dw = matmul(k, steps * b, n, 1, core);
     dw.hbmBytes = steps * b * (k + n) * a + k * n * r.weightGradientBytes;
     c.backward.add(dw, core);
-    c.savedBytes = steps * b * (n + 2 * l.hidden) * a;
+    c.savedBytes = steps * b * (n + 2 * l.hidden) * a; // gates and states, not the input
     c.workspaceBytes = weightBytes + b * (k + n) * a;
 }
 
@@ -308,9 +313,9 @@ LayerCost lowerLayer(const Layer& l, double b, const LayerSplit& s, const CoreMo
         c.forward.add(vectorKernel(2 * bytes, rows * l.dim, 0), core);
         // Scatter-add into the fp32 table gradient (zeroed first).
         const double table = l.tiedTo >= 0 ? 0 : l.vocab * share * l.dim * r.weightGradientBytes;
-        c.backward.add(vectorKernel(bytes + 2 * rows * l.dim * r.weightGradientBytes + table,
-                                    rows * l.dim, 0),
-                       core);
+        c.backward.add(
+            vectorKernel(bytes + 2 * rows * l.dim * r.weightGradientBytes + table, rows * l.dim, 0),
+            core);
         c.workspaceBytes = 2 * bytes;
         if (s.kind == ModelParallelKind::Tensor && l.split == TensorSplit::Vocab) {
             c.tensorAllReduceForward = bytes; // each core looks up its part of the vocabulary
@@ -324,6 +329,7 @@ LayerCost lowerLayer(const Layer& l, double b, const LayerSplit& s, const CoreMo
         c.forward.add(vectorKernel(2 * e * a, r.layerNorm * e, rows), core);
         c.backward.add(vectorKernel(3 * e * a, r.layerNormBackward * e, 0), core);
         c.savedBytes = e * a;
+        c.savedInputBytes = c.savedBytes;
         c.workspaceBytes = 2 * e * a;
         break;
     }
@@ -333,6 +339,7 @@ LayerCost lowerLayer(const Layer& l, double b, const LayerSplit& s, const CoreMo
         if (l.backward) {
             c.backward.add(vectorKernel((l.passes + 1) * e * a, l.ops * e, 0), core);
             c.savedBytes = e * a;
+            c.savedInputBytes = c.savedBytes;
         }
         c.workspaceBytes = std::max(l.passes, 1.0) * e * a;
         break;
@@ -347,7 +354,8 @@ LayerCost lowerLayer(const Layer& l, double b, const LayerSplit& s, const CoreMo
         const double e = b * itemsOnCore(l, l.rows, s) * classes;
         c.forward.add(vectorKernel(e * a, r.lossForward * e, e), core);
         c.backward.add(vectorKernel(2 * e * a, r.lossBackward * e, 0), core);
-        c.savedBytes = e * a;
+        c.savedBytes = e * a; // the logits
+        c.savedInputBytes = c.savedBytes;
         c.workspaceBytes = 2 * e * a;
         break;
     }

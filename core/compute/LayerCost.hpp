@@ -34,9 +34,14 @@ struct PassCost {
 struct LayerCost {
     PassCost forward;
     PassCost backward; // input gradient, weight gradient and the normalisations' backward
-    double parameters = 0;        // weights this core holds and updates (0 when tied)
-    double savedBytes = 0;        // activations kept from the forward for the backward pass
-    double workspaceBytes = 0;    // inputs and outputs of the layer's largest kernel
+    // The forward pass again, just before the backward pass, when the step plan recomputes this
+    // layer's outputs instead of keeping them (rematerialization); empty otherwise.
+    PassCost recompute;
+    double sparedBytes = 0;     // activations not kept because they are recomputed
+    double parameters = 0;      // weights this core holds and updates (0 when tied)
+    double savedBytes = 0;      // activations kept from the forward for the backward pass
+    double savedInputBytes = 0; // the part of savedBytes that is the layer's input
+    double workspaceBytes = 0;  // inputs and outputs of the layer's largest kernel
     // Spatial partitioning: bytes of one halo exchange across a partition boundary (strips of
     // rows; [1] would be a split of the columns). Forward and backward each exchange once.
     std::array<double, 2> haloBytes{};

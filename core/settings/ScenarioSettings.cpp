@@ -336,6 +336,26 @@ std::vector<Setting> buildTable() {
                               "forward and backward"},
          .read = [](const Scenario& s) { return orNull(s.batchNormGroup); },
          .write = [](Scenario& s, const json& v) { setOptional(s.batchNormGroup, v); }},
+        {.key = "remat",
+         .type = T::Choice,
+         .description = "When activations exceed HBM: recompute the cheapest forward layers in "
+                        "the backward pass until they fit (auto), or refuse (off)",
+         .flag = "remat",
+         .example = "off",
+         .panel = {.group = "parallelism",
+                   .label = "Rematerialization",
+                   .control = C::Choice,
+                   .details = "The layers with the least forward time per byte of activations "
+                              "spared go first; the recompute time is a part of the step and the "
+                              "HBM bar shows what it spared"},
+         .choices =
+             [] {
+                 return std::vector<SettingChoice>{{"auto", "auto, recompute to fit"},
+                                                   {"off", "off, refuse what does not fit"}};
+             },
+         .read = [](const Scenario& s) { return json(toString(s.remat)); },
+         .write = [](Scenario& s,
+                     const json& v) { s.remat = parseRematPolicy(v.get<std::string>(), "remat"); }},
 
         // --- Gradient summation
         {.key = "weight_update_sharding",

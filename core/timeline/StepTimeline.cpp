@@ -223,8 +223,28 @@ private:
                 }
             }
         }
+        auto addRecompute = [&](std::size_t index) {
+            if (plan_.layers[index].recompute.seconds > 0) {
+                Work again;
+                again.item.activity = ChipActivity::Forward;
+                again.item.name = layers[index].name + " recompute";
+                again.item.group = layers[index].group;
+                again.item.layer = static_cast<int>(index);
+                again.seconds = plan_.layers[index].recompute.seconds;
+                again.compute = true;
+                work_.push_back(std::move(again));
+            }
+        };
         for (std::size_t i = layers.size(); i-- > 0;) {
             const int layer = static_cast<int>(i);
+            // A recomputed layer's output is needed by the next layer's backward pass: the
+            // recompute runs just before it (the last layer's before its own).
+            if (i + 1 == layers.size()) {
+                addRecompute(i);
+            }
+            if (i > 0) {
+                addRecompute(i - 1);
+            }
             Work w;
             w.item.activity = ChipActivity::Backward;
             w.item.name = layers[i].name + " backward";

@@ -16,14 +16,20 @@ std::vector<LayerRow> layerTable(const StepPlan& plan) {
         row.type = toString(layer.type);
         row.forwardS = c.forward.seconds;
         row.backwardS = c.backward.seconds;
-        row.flops = c.forward.work.flops + c.backward.work.flops;
-        row.hbmBytes = c.forward.work.hbmBytes + c.backward.work.hbmBytes;
-        row.kernels = c.forward.work.launches + c.backward.work.launches;
+        row.recomputeS = c.recompute.seconds;
+        row.sparedBytes = c.sparedBytes;
+        row.flops = c.forward.work.flops + c.backward.work.flops + c.recompute.work.flops;
+        row.hbmBytes =
+            c.forward.work.hbmBytes + c.backward.work.hbmBytes + c.recompute.work.hbmBytes;
+        row.kernels =
+            c.forward.work.launches + c.backward.work.launches + c.recompute.work.launches;
         std::array<double, 5> byUnit{};
         for (std::size_t u = 0; u < byUnit.size(); ++u) {
-            byUnit[u] = c.forward.secondsByUnit[u] + c.backward.secondsByUnit[u];
+            byUnit[u] = c.forward.secondsByUnit[u] + c.backward.secondsByUnit[u] +
+                        c.recompute.secondsByUnit[u];
         }
-        row.bound = static_cast<CoreUnit>(std::max_element(byUnit.begin(), byUnit.end()) - byUnit.begin());
+        row.bound =
+            static_cast<CoreUnit>(std::max_element(byUnit.begin(), byUnit.end()) - byUnit.begin());
         if (row.seconds() > 0) {
             row.achievedFlops = row.flops / row.seconds();
             row.mxuUtilisation = row.achievedFlops / plan.core.peakFlops();

@@ -16,6 +16,10 @@ enum class EvalMode { Sync, Async };
 // the 2020 TPU code did), or in buckets as the backward pass makes gradients ready.
 enum class GradientOverlap { AfterBackward, Bucketed };
 
+// When a step's activations do not fit in HBM: recompute the cheapest forward layers in the
+// backward pass until they do, as XLA does (auto), or refuse the configuration (off).
+enum class RematPolicy { Auto, Off };
+
 struct GradientSettings {
     ElementType precision = ElementType::BF16;
     Algorithm algorithm = Algorithm::TwoD;
@@ -35,10 +39,10 @@ struct Scenario {
     std::string workload;
     std::string framework;
     std::string hardware = "tpu-v3";
-    std::string topology;                    // preset name or DIMS
-    std::optional<std::string> wrap;         // for DIMS
-    std::optional<double> linkBandwidthGBps; // what-if; default: the hardware's
-    std::optional<double> linkLatencyUs;     // per hop; default: the hardware's
+    std::string topology;                        // preset name or DIMS
+    std::optional<std::string> wrap;             // for DIMS
+    std::optional<double> linkBandwidthGBps;     // what-if; default: the hardware's
+    std::optional<double> linkLatencyUs;         // per hop; default: the hardware's
     std::optional<double> crossPodBandwidthGBps; // links between pods; default: as the others
     std::int64_t globalBatch = 0;
     int modelParallel = 1;
@@ -47,14 +51,17 @@ struct Scenario {
     GradientSettings gradient;
     HostInputSettings input;
     InputCostOverrides inputCost;
-    std::optional<EvalMode> evalMode; // default: the workload's
+    std::optional<EvalMode> evalMode;      // default: the workload's
     std::optional<double> evalEveryEpochs; // evaluation cadence; default: the workload's
     std::optional<int> sequenceLength;     // tokens per example; default: the workload's
     std::optional<int> batchNormGroup;     // cores that share batch statistics; default: 1
+    RematPolicy remat = RematPolicy::Auto;
 };
 
 std::string toString(EvalMode mode);
 std::string toString(GradientOverlap overlap);
 GradientOverlap parseGradientOverlap(const std::string& text, const std::string& field);
+std::string toString(RematPolicy policy);
+RematPolicy parseRematPolicy(const std::string& text, const std::string& field);
 
 } // namespace podscope

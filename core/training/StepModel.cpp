@@ -35,7 +35,7 @@ std::string bottleneckOf(const StepBreakdown& b) {
         return "input";
     }
     const std::vector<std::pair<const char*, double>> parts = {
-        {"compute", b.compute},
+        {"compute", b.compute + b.recompute},
         {"gradient_sync", b.gradientSyncExposed},
         {"model_parallel_comm", b.modelParallelComm},
         {"batch_norm_sync", b.batchNormSync},
@@ -114,6 +114,7 @@ TrainingResult evaluateStepPlan(const StepPlan& p, const Scenario& s, double eva
     for (const LayerCost& c : p.layers) {
         forwardS += c.forward.seconds;
         backwardS += c.backward.seconds;
+        b.recompute += c.recompute.seconds;
         flops += c.forward.work.flops + c.backward.work.flops;
     }
     b.compute = forwardS + backwardS;
@@ -145,13 +146,13 @@ TrainingResult evaluateStepPlan(const StepPlan& p, const Scenario& s, double eva
     r.gradientSyncS = reduceS + gatherS;
     const bool bucketed = s.gradient.overlap == GradientOverlap::Bucketed;
     b.gradientSyncExposed =
-        (bucketed ? std::max(0.0, reduceFinishS - backwardS) : reduceS) + gatherS;
+        (bucketed ? std::max(0.0, reduceFinishS - (backwardS + b.recompute)) : reduceS) + gatherS;
     b.optimizer = kernelTime(p.optimizer.work, p.core).seconds;
     b.overhead = fw.perStepOverheadS;
 
     // Host input.
-    const double deviceStepS = b.compute + b.gradientSyncExposed + b.modelParallelComm +
-                               b.batchNormSync + b.optimizer + b.overhead;
+    const double deviceStepS = b.compute + b.recompute + b.gradientSyncExposed +
+                               b.modelParallelComm + b.batchNormSync + b.optimizer + b.overhead;
     HostInputSettings input = s.input;
     if (!(input.cpuCores > 0)) {
         input.cpuCores = platform.hostCpuCores;

@@ -15,6 +15,7 @@ namespace podscope {
 // Seconds per training step; the parts add up to the step time.
 struct StepBreakdown {
     double compute = 0;
+    double recompute = 0; // forward layers run again in the backward pass (rematerialization)
     double gradientSyncExposed = 0;
     double modelParallelComm = 0;
     double batchNormSync = 0;
@@ -24,8 +25,8 @@ struct StepBreakdown {
     double overhead = 0;
 
     double total() const {
-        return compute + gradientSyncExposed + modelParallelComm + batchNormSync + optimizer +
-               inputStall + evalAmortized + overhead;
+        return compute + recompute + gradientSyncExposed + modelParallelComm + batchNormSync +
+               optimizer + inputStall + evalAmortized + overhead;
     }
 };
 
@@ -43,7 +44,8 @@ inline constexpr BreakdownPart kBreakdownParts[] = {
     {"optimizer", "optimizer", &StepBreakdown::optimizer},
     {"input stall", "input_stall", &StepBreakdown::inputStall},
     {"eval (amortized)", "eval_amortized", &StepBreakdown::evalAmortized},
-    {"overhead", "overhead", &StepBreakdown::overhead}};
+    {"overhead", "overhead", &StepBreakdown::overhead},
+    {"recompute (remat)", "recompute", &StepBreakdown::recompute}};
 
 struct TrainingResult {
     double timeToTrainS = 0;

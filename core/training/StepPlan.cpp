@@ -6,13 +6,14 @@
 #include "topology/Hardware.hpp"
 #include "topology/TopologyPresets.hpp"
 #include "training/Optimizer.hpp"
+#include "training/Rematerialization.hpp"
 #include "training/ResourceCache.hpp"
 
 #include <atomic>
 #include <cmath>
+#include <iomanip>
 #include <map>
 #include <mutex>
-#include <iomanip>
 #include <sstream>
 
 namespace podscope {
@@ -53,7 +54,11 @@ CoreModel coreModel(const std::string& hardware, const CoreCalibration* calibrat
 std::string gib(double bytes) {
     const double value = bytes / (1024.0 * 1024.0 * 1024.0);
     std::ostringstream text;
-    text << std::fixed << std::setprecision(value >= 100 ? 0 : value >= 10 ? 1 : 2) << value << " GiB";
+    text << std::fixed
+         << std::setprecision(value >= 100  ? 0
+                              : value >= 10 ? 1
+                                            : 2)
+         << value << " GiB";
     return text.str();
 }
 
@@ -90,8 +95,9 @@ void addLayerExchanges(StepPlan& p, const std::vector<bool>& inputGradient,
                 p.exchanges.push_back(e);
             }
         }
-        for (const auto& [bytes, phase] : {std::pair{c.tensorAllReduceForward, StepPhase::Forward},
-                                           std::pair{c.tensorAllReduceBackward, StepPhase::Backward}}) {
+        for (const auto& [bytes, phase] :
+             {std::pair{c.tensorAllReduceForward, StepPhase::Forward},
+              std::pair{c.tensorAllReduceBackward, StepPhase::Backward}}) {
             if (bytes <= 0) {
                 continue;
             }
@@ -122,7 +128,8 @@ void addLayerExchanges(StepPlan& p, const std::vector<bool>& inputGradient,
     }
 }
 
-std::vector<CollectiveSpec> gradientSpecs(const StepPlan& p, const Scenario& s, double bytesPerChip) {
+std::vector<CollectiveSpec> gradientSpecs(const StepPlan& p, const Scenario& s,
+                                          double bytesPerChip) {
     CollectiveSpec spec;
     spec.algorithm = s.gradient.algorithm;
     spec.element = s.gradient.precision;
@@ -155,9 +162,10 @@ void addGradientExchanges(StepPlan& p, const Scenario& s) {
     const double elementBytes = podscope::elementBytes(s.gradient.precision);
     const double bytesPerChip = p.parametersPerCore * coresSharing * elementBytes;
     const bool onChipSum = !tensor && coresPerChip > 1;
-    p.gradientGroupChips = tensor && p.parallelism.chipsPerReplica > 1
-                               ? static_cast<int>(p.topology.chipCount() / p.parallelism.chipsPerReplica)
-                               : static_cast<int>(p.topology.chipCount());
+    p.gradientGroupChips =
+        tensor && p.parallelism.chipsPerReplica > 1
+            ? static_cast<int>(p.topology.chipCount() / p.parallelism.chipsPerReplica)
+            : static_cast<int>(p.topology.chipCount());
     if (p.gradientGroupChips <= 1 && !onChipSum) {
         return;
     }
@@ -193,7 +201,8 @@ void addGradientExchanges(StepPlan& p, const Scenario& s) {
         e.layer = b.layer;
         // The two cores of a chip reduce-scatter between them (half the bytes each way), and for
         // an all-reduce gather back (the other half).
-        e.onChipBytes = onChipSum ? b.fraction * bytesPerChip * (s.weightUpdateSharding ? 0.5 : 1.0) : 0;
+        e.onChipBytes =
+            onChipSum ? b.fraction * bytesPerChip * (s.weightUpdateSharding ? 0.5 : 1.0) : 0;
         if (p.gradientGroupChips > 1) {
             CollectiveSpec spec = specs.front();
             spec.bytesPerChip = b.fraction * bytesPerChip;
@@ -255,24 +264,48 @@ void planMemory(StepPlan& p, const Scenario& s) {
     const double params = p.parametersPerCore;
     m.weights = params * (4 + r.weightBytes);
     m.gradients = params * r.weightGradientBytes;
-    m.optimizerState = (s.weightUpdateSharding ? p.optimizer.parametersUpdated : params) *
-                       def.stateValues * 4;
+    m.optimizerState =
+        (s.weightUpdateSharding ? p.optimizer.parametersUpdated : params) * def.stateValues * 4;
     for (const LayerCost& c : p.layers) {
         m.activations += c.savedBytes;
         m.workspace = std::max(m.workspace, c.workspaceBytes);
     }
 }
 
-void checkMemory(const StepPlan& p) {
-    if (!p.memory.fits()) {
-        const MemoryUse& m = p.memory;
-        throw InputError("global_batch",
-                         "needs " + gib(m.total()) + " of HBM per core, has " + gib(m.capacity) +
-                             " (weights " + gib(m.weights) + ", gradients " + gib(m.gradients) +
-                             ", optimizer state " + gib(m.optimizerState) + ", activations " +
-                             gib(m.activations) + ", workspace " + gib(m.workspace) +
-                             "): use a smaller batch per core, more chips or model parallelism");
+std::string milliseconds(double seconds) {
+    std::ostringstream text;
+    text << std::fixed << std::setprecision(1) << seconds * 1e3 << " ms";
+    return text.str();
+}
+
+// A refusal names what recomputation did, or what it would do where it is off.
+void checkMemory(const StepPlan& p, const Scenario& s, const CoreCalibration* calibration) {
+    const MemoryUse& m = p.memory;
+    if (m.fits()) {
+        return;
     }
+    std::string activations = gib(m.activations);
+    if (m.recompute.layers > 0) {
+        activations += " after recomputing " + std::to_string(m.recompute.layers) + " layers (" +
+                       milliseconds(m.recompute.seconds) + " per step) spared " +
+                       gib(m.recompute.savedBytes);
+    }
+    std::string remedy = "use a smaller batch per core, more chips or model parallelism";
+    if (s.remat == RematPolicy::Off) {
+        Scenario automatic = s;
+        automatic.remat = RematPolicy::Auto;
+        const MemoryUse fitted = buildStepPlanUnchecked(automatic, calibration).memory;
+        if (fitted.fits()) {
+            remedy = "rematerialization is off; remat auto fits it by recomputing " +
+                     std::to_string(fitted.recompute.layers) + " layers (" +
+                     milliseconds(fitted.recompute.seconds) + " per step), or " + remedy;
+        }
+    }
+    throw InputError("global_batch", "needs " + gib(m.total()) + " of HBM per core, has " +
+                                         gib(m.capacity) + " (weights " + gib(m.weights) +
+                                         ", gradients " + gib(m.gradients) + ", optimizer state " +
+                                         gib(m.optimizerState) + ", activations " + activations +
+                                         ", workspace " + gib(m.workspace) + "): " + remedy);
 }
 
 } // namespace
@@ -352,8 +385,9 @@ StepPlan buildStepPlanUnchecked(const Scenario& scenario, const CoreCalibration*
                                                  std::to_string(p.parallelism.replicas) +
                                                  " replicas");
     }
-    const int group = replicasInGroup *
-                      (p.parallelism.kind == ModelParallelKind::Spatial ? p.parallelism.modelParallel : 1);
+    const int group =
+        replicasInGroup *
+        (p.parallelism.kind == ModelParallelKind::Spatial ? p.parallelism.modelParallel : 1);
     p.batchNormGroupCores = group;
     std::vector<int> batchNormTile;
     if (group > coresPerChip) {
@@ -365,19 +399,21 @@ StepPlan buildStepPlanUnchecked(const Scenario& scenario, const CoreCalibration*
     p.layers.reserve(p.graph->layers.size());
     for (std::size_t i = 0; i < p.graph->layers.size(); ++i) {
         inputGradient[i] = i > 0; // the first layer reads the data
-        p.layers.push_back(lowerLayer(p.graph->layers[i], examples, p.split, p.core, inputGradient[i]));
+        p.layers.push_back(
+            lowerLayer(p.graph->layers[i], examples, p.split, p.core, inputGradient[i]));
         p.parametersPerCore += p.layers.back().parameters;
     }
     addLayerExchanges(p, inputGradient, batchNormTile);
     addGradientExchanges(p, s);
     planOptimizer(p, s);
     planMemory(p, s);
+    rematerialize(p, s.remat);
     return p;
 }
 
 StepPlan buildStepPlan(const Scenario& s, const CoreCalibration* calibration) {
     StepPlan p = buildStepPlanUnchecked(s, calibration);
-    checkMemory(p);
+    checkMemory(p, s, calibration);
     return p;
 }
 

@@ -19,12 +19,12 @@ namespace podscope {
 
 // Communication inside one training step (docs/training-model.md, "The step plan").
 enum class ExchangeKind {
-    Halo,              // spatial partitions swap the border rows of a feature map
-    TensorAllReduce,   // Megatron partitions sum activations or their gradients
-    BatchNormSum,      // cross-replica batch norm sums its statistics over the group
-    GradientReduce,    // gradient all-reduce, or reduce-scatter with weight-update sharding
-    GradientGather,    // all-gather of the updated weights (weight-update sharding)
-    LayerNormSum,      // LARS/LAMB trust ratios of sharded weights need the layers' norms
+    Halo,            // spatial partitions swap the border rows of a feature map
+    TensorAllReduce, // Megatron partitions sum activations or their gradients
+    BatchNormSum,    // cross-replica batch norm sums its statistics over the group
+    GradientReduce,  // gradient all-reduce, or reduce-scatter with weight-update sharding
+    GradientGather,  // all-gather of the updated weights (weight-update sharding)
+    LayerNormSum,    // LARS/LAMB trust ratios of sharded weights need the layers' norms
 };
 enum class StepPhase { Forward, Backward, AfterBackward, Update };
 
@@ -41,14 +41,23 @@ struct Exchange {
     double readyAfterS = 0;
 };
 
+// Rematerialization (docs/training-model.md, "Rematerialization"): layers whose outputs the
+// backward pass recomputes instead of keeping them from the forward pass.
+struct Recompute {
+    int layers = 0;
+    double seconds = 0;    // their forward passes again, per step
+    double savedBytes = 0; // activations not kept, less the recomputed ones live at once
+};
+
 // HBM a core needs for a configuration (bytes).
 struct MemoryUse {
-    double weights = 0;        // fp32 master weights and the bf16 copies
+    double weights = 0; // fp32 master weights and the bf16 copies
     double gradients = 0;
     double optimizerState = 0;
-    double activations = 0;    // kept from the forward pass for the backward pass
-    double workspace = 0;      // the largest layer's inputs and outputs
+    double activations = 0; // kept from the forward pass for the backward pass (after recompute)
+    double workspace = 0;   // the largest layer's inputs and outputs
     double capacity = 0;
+    Recompute recompute;
 
     double total() const { return weights + gradients + optimizerState + activations + workspace; }
     bool fits() const { return total() <= capacity; }
@@ -64,7 +73,8 @@ struct OptimizerWork {
 // core, the exchanges the step makes and when, the optimizer's work and the HBM it all needs.
 // The analytic evaluator (StepModel) times it; the step timeline replays it.
 struct StepPlan {
-    explicit StepPlan(Topology slice) : topology(std::move(slice)) {}
+    explicit StepPlan(Topology slice)
+        : topology(std::move(slice)) {}
 
     Topology topology;
     ParallelismPlan parallelism;

@@ -39,7 +39,11 @@ nlohmann::json toJson(const TrainingResult& r) {
                    {"workspace_bytes", m.workspace},
                    {"total_bytes", m.total()},
                    {"capacity_bytes", m.capacity},
-                   {"fits", m.fits()}};
+                   {"fits", m.fits()},
+                   {"recompute",
+                    {{"layers", m.recompute.layers},
+                     {"seconds", m.recompute.seconds},
+                     {"saved_bytes", m.recompute.savedBytes}}}};
     j["input"] = {{"required_examples_per_s_per_host", r.input.requiredExamplesPerSPerHost},
                   {"capacity_examples_per_s_per_host", r.input.capacityExamplesPerSPerHost},
                   {"hosts", r.input.hosts},

@@ -28,7 +28,8 @@ inline constexpr Rgb kReference = kGrey;          // ideal lines, baselines
 inline constexpr Rgb kHighlight = kOrange;        // the best point
 
 // The parts of a training step (kBreakdownParts order): compute, exposed gradient sync,
-// model-parallel communication, optimizer, input stall, evaluation, overhead.
+// model-parallel communication, batch-norm sync, optimizer, input stall, evaluation, overhead,
+// recompute.
 Rgb breakdownPartColor(int part);
 
 // Link dimensions X, Y, Z, W.

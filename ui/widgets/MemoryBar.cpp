@@ -97,7 +97,9 @@ MemoryBar::MemoryBar(QWidget* parent)
     setToolTip(tr("What one core keeps in HBM for a training step, from the step plan: fp32 "
                   "weights and their bf16 copies, fp32 gradients, the optimizer's state, the "
                   "activations each layer keeps for its backward pass and the largest layer's "
-                  "workspace. The line marks the capacity; a configuration over it is refused"));
+                  "workspace. Where the activations would not fit, layers are recomputed in the "
+                  "backward pass instead of kept (remat auto), as the summary says. The line "
+                  "marks the capacity; a configuration over it is refused"));
     clear();
 }
 
@@ -128,14 +130,24 @@ QString MemoryBar::summary() const {
         return tr("No configuration analysed yet.");
     }
     const double share = memory_->capacity > 0 ? 100 * memory_->total() / memory_->capacity : 0;
+    const Recompute& recompute = memory_->recompute;
+    const QString recomputed =
+        recompute.layers > 0
+            ? tr(", recomputing %n layer(s) (%1 ms per step) spares %2 of activations", "",
+                 recompute.layers)
+                  .arg(recompute.seconds * 1e3, 0, 'f', 1)
+                  .arg(partSize(recompute.savedBytes))
+            : QString();
     if (!memory_->fits()) {
-        return tr("Needs %1 of %2: does not fit (%3 %)")
+        return tr("Needs %1 of %2: does not fit (%3 %)%4")
             .arg(gib(memory_->total()), gib(memory_->capacity))
-            .arg(share, 0, 'f', 0);
+            .arg(share, 0, 'f', 0)
+            .arg(recomputed);
     }
-    return tr("%1 of %2 used (%3 %)")
+    return tr("%1 of %2 used (%3 %)%4")
         .arg(gib(memory_->total()), gib(memory_->capacity))
-        .arg(share, 0, 'f', 0);
+        .arg(share, 0, 'f', 0)
+        .arg(recomputed);
 }
 
 QString MemoryBar::legendText() const {
