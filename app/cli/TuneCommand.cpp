@@ -88,7 +88,7 @@ std::int64_t chipCount(const std::string& text) {
 }
 
 // "4096", "512,4096" or "256..4096" (the standard slices in between).
-std::vector<std::int64_t> parseChips(const std::string& text) {
+std::vector<std::int64_t> parseChips(const std::string& text, const std::string& hardware) {
     if (text.empty()) {
         throw InputError("chips", "give a chip count, a list (512,4096) or a range (256..4096)");
     }
@@ -101,7 +101,7 @@ std::vector<std::int64_t> parseChips(const std::string& text) {
             throw InputError("chips",
                              "the range " + text + " is empty (the first count is larger)");
         }
-        for (const auto n : standardChipCounts()) {
+        for (const auto n : standardChipCounts(hardware)) {
             if (n >= low && n <= high) {
                 chips.push_back(n);
             }
@@ -114,7 +114,7 @@ std::vector<std::int64_t> parseChips(const std::string& text) {
     std::stringstream list(text);
     for (std::string item; std::getline(list, item, ',');) {
         const auto n = chipCount(item);
-        standardSlice(n); // InputError naming chips, with the known counts
+        standardSlice(hardware, n); // InputError naming chips, with the known counts
         chips.push_back(n);
     }
     return chips;
@@ -306,7 +306,7 @@ int runTuneCommand(const TuneOptions& o, std::ostream& out, std::ostream& err) {
     const Scenario base = baseScenario(o);
     SpaceRequest request;
     request.base = base;
-    request.chips = parseChips(o.chips);
+    request.chips = parseChips(o.chips, base.hardware);
     request.allowExtrapolation = o.allowExtrapolation;
     request.fixes = parseFixes(o.fixes);
     TuneSettings settings;

@@ -2,6 +2,7 @@
 
 #include "collective/CollectiveSpec.hpp"
 #include "input/HostInput.hpp"
+#include "machine/Machine.hpp"
 #include "workload/Workload.hpp"
 
 #include <cstdint>
@@ -34,7 +35,7 @@ struct InputCostOverrides {
 struct Scenario {
     std::string workload;
     std::string framework;
-    std::string hardware = "tpu-v3";
+    std::string hardware = defaultMachineName();
     std::string topology;                    // preset name or DIMS
     std::optional<std::string> wrap;         // for DIMS
     std::optional<double> linkBandwidthGBps; // what-if; default: the hardware's

@@ -1,6 +1,7 @@
 #include "figure/FigureData.hpp"
 
 #include "report/Report.hpp"
+#include "machine/Machine.hpp"
 #include "topology/TopologyPresets.hpp"
 #include "training/LayerTable.hpp"
 #include "training/StepPlan.hpp"
@@ -49,7 +50,7 @@ std::string threeDigits(double value) {
 // "32x32, wrap-around in X and Y" for a standard slice; empty when it is not one.
 std::string sliceText(double chips) {
     try {
-        const TopologyPreset slice = standardSlice(static_cast<std::int64_t>(chips));
+        const TopologyPreset slice = standardSlice(defaultMachineName(), static_cast<std::int64_t>(chips));
         std::string dims;
         std::string wrapped;
         static const char* names = "XYZW";
@@ -72,7 +73,7 @@ std::string sliceText(double chips) {
 
 bool sliceWraps(double chips) {
     try {
-        const TopologyPreset slice = standardSlice(static_cast<std::int64_t>(chips));
+        const TopologyPreset slice = standardSlice(defaultMachineName(), static_cast<std::int64_t>(chips));
         for (const bool w : slice.wrap) {
             if (w) {
                 return true;
