@@ -121,7 +121,17 @@ TopologySpec resolveTopology(const std::string& topology, const std::optional<st
         }
     }
     if (!found) {
-        spec.dims = parseDims(topology);
+        try {
+            spec.dims = parseDims(topology);
+        } catch (const InputError& error) {
+            std::string presets;
+            for (const auto& preset : namedTopologyPresets(hardware.name)) {
+                presets += (presets.empty() ? "" : ", ") + preset.name;
+            }
+            throw InputError("topology",
+                             std::string(error.what()).substr(error.field().size() + 2) + " (" +
+                                 hardware.name + " presets: " + presets + ")");
+        }
         spec.name = topology;
         spec.wrap.assign(spec.dims.size(), false);
     }

@@ -112,7 +112,7 @@ std::string superLinearNote(const ScalingFigure& f) {
         if (!sliceWraps(f.model.front().x) && sliceWraps(f.model[first].x)) {
             note += " The smallest slices are meshes without wrap-around links (the 16-chip "
                     "v3-32 by its system description, 32 to 256 chips by assumption: they span no "
-                    "full 32-chip ring) and larger ones wrap (resources/topologies/presets.json): "
+                    "full 32-chip ring) and larger ones wrap (resources/machines/tpu-v3.json): "
                     "the ideal line extends a mesh, which a torus beats. The points above it come "
                     "from the slices' links, not from the training itself.";
         }
