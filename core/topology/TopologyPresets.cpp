@@ -32,8 +32,8 @@ TopologyPreset standardSlice(const std::string& hardware, std::int64_t chips) {
         }
         known += (known.empty() ? "" : ", ") + std::to_string(slice.chips);
     }
-    throw InputError("chips", "no standard " + hardware + " slice has " + std::to_string(chips) +
-                                  " chips (known: " + known + ")");
+    throw InputError("chips", "no standard slice has " + std::to_string(chips) + " chips on " +
+                                  hardware + " (known: " + known + ")");
 }
 
 std::vector<std::int64_t> standardChipCounts(const std::string& hardware) {
