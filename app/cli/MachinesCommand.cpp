@@ -107,9 +107,20 @@ void runMachinesCommand(const MachinesOptions& o, std::ostream& out) {
             << padded(formatNumber(m.peakFlopsPerChip / 1e12, 0) + " TFLOP/s", 15)
             << padded(hbm, 21) << padded(ici, 22) << pod << "\n";
     }
-    out << "\n* the default machine. Peak: bf16. Core model parameters fitted on tpu-v3 are "
-           "carried "
-           "over to the others (podscope-cli machines --json: every number's basis and source).\n";
+    // Where each machine's calibrated parameters come from.
+    std::string fits;
+    for (const auto& name : machineNames()) {
+        const Machine& m = bundledMachine(name);
+        if (!fits.empty()) {
+            fits += ", ";
+        }
+        fits += name;
+        fits += ": ";
+        fits += m.calibrationFit;
+        fits += m.calibrationBasis == "fitted" ? "'s fit (fitted on it)" : "'s fit (carried over)";
+    }
+    out << "\n* the default machine. Peak: bf16. Calibrated core parameters: " << fits
+        << ". podscope-cli machines --json: every number's basis and source.\n";
 }
 
 } // namespace podscope::cli

@@ -219,7 +219,7 @@ std::string calibrationFileText(const CalibrationReport& report, const std::stri
     const CoreCalibration& c = report.fit.parameters;
     auto rounded = [](double x, double step) { return std::round(x / step) * step; };
     nlohmann::ordered_json j;
-    // "tpu-v3" -> "TPU-v3": the family in capitals, as the documents write it.
+    // "tpu-vN" -> "TPU-vN": the family in capitals, as the documents write it.
     std::string machine = fit;
     for (std::size_t i = 0; i < machine.size() && machine[i] != '-'; ++i) {
         machine[i] = static_cast<char>(std::toupper(static_cast<unsigned char>(machine[i])));

@@ -10,7 +10,7 @@ namespace podscope {
 
 // A slice shape a machine offers: its chips as a grid, and which dimensions wrap around.
 struct MachineSlice {
-    std::string name; // named presets ("tpu-v3-multipod"); empty for the by-count list
+    std::string name; // named presets (a pod, a multipod); empty for the by-count list
     std::int64_t chips = 0;
     std::vector<int> dims;
     std::vector<bool> wrap;

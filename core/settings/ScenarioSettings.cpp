@@ -1,8 +1,7 @@
 #include "settings/ScenarioSettings.hpp"
 
-#include "machine/Machine.hpp"
-
 #include "common/Limits.hpp"
+#include "machine/Machine.hpp"
 #include "topology/Hardware.hpp"
 #include "topology/TopologyPresets.hpp"
 #include "training/Framework.hpp"
@@ -12,6 +11,19 @@
 
 namespace podscope {
 namespace {
+
+// A machine other than the default: the hardware entry's example must change a scenario.
+const std::string& otherMachineName() {
+    static const std::string name = [] {
+        for (const auto& n : machineNames()) {
+            if (n != defaultMachineName()) {
+                return n;
+            }
+        }
+        return defaultMachineName();
+    }();
+    return name;
+}
 
 using nlohmann::json;
 using T = SettingType;
@@ -152,7 +164,7 @@ std::vector<Setting> buildTable() {
          .description = "The machine: a chip, its links, hosts, slices and core model "
                         "(resources/machines; podscope-cli machines lists them)",
          .flag = "hardware",
-         .example = defaultMachineName(),
+         .example = otherMachineName(),
          .panel = {.group = "topology", .label = "Hardware", .control = C::Choice},
          .choices = [] { return choicesOf(hardwareNames()); },
          .read = [](const Scenario& s) { return json(s.hardware); },
@@ -176,7 +188,8 @@ std::vector<Setting> buildTable() {
         {.key = "topology",
          .type = T::Text,
          .required = true,
-         .description = "One of the machine's topology presets (podscope-cli machines) or DIMS such as 128x32",
+         .description =
+             "One of the machine's topology presets (podscope-cli machines) or DIMS such as 128x32",
          .flag = "topology",
          .example = "16x16",
          .panel = {.group = "topology",

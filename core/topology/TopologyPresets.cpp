@@ -111,13 +111,23 @@ TopologySpec resolveTopology(const std::string& topology, const std::optional<st
     spec.coresPerChip = hardware.coresPerChip;
     spec.hostBlock = hardware.hostChipBlock;
     spec.podDims = hardware.podDims;
+    // The machine's own presets first; another machine's preset gives its grid with this
+    // machine's links (a what-if: a configuration keeps its grid when only its hardware changes).
+    std::vector<std::string> machines = {hardware.name};
+    for (const auto& name : machineNames()) {
+        if (name != hardware.name) {
+            machines.push_back(name);
+        }
+    }
     bool found = false;
-    for (const auto& preset : namedTopologyPresets(hardware.name)) {
-        if (preset.name == topology) {
-            spec.name = preset.name;
-            spec.dims = preset.dims;
-            spec.wrap = preset.wrap;
-            found = true;
+    for (const auto& machine : machines) {
+        for (const auto& preset : namedTopologyPresets(machine)) {
+            if (!found && preset.name == topology) {
+                spec.name = preset.name;
+                spec.dims = preset.dims;
+                spec.wrap = preset.wrap;
+                found = true;
+            }
         }
     }
     if (!found) {

@@ -30,8 +30,8 @@ std::vector<int> parseDims(const std::string& text, const std::string& field = "
 // "x", "y", "xy", "xyz", "none", "all" -> wrap flags for `rank` dimensions.
 std::vector<bool> parseWrap(const std::string& text, int rank, const std::string& field = "wrap");
 
-// Resolves --topology (one of the hardware's presets or DIMS) and --wrap into a spec with the
-// hardware's links, hosts and pods. DIMS without --wrap have no wrap-around.
+// Resolves --topology (a preset, the hardware's or another machine's grid, or DIMS) and --wrap
+// into a spec with the hardware's links, hosts and pods. DIMS without --wrap have no wrap-around.
 TopologySpec resolveTopology(const std::string& topology, const std::optional<std::string>& wrap,
                              const Hardware& hardware);
 

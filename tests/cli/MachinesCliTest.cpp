@@ -39,10 +39,15 @@ TEST(MachinesCli, UnknownHardwareExitsTwoNamingIt) {
         EXPECT_EQ(r.status, 2) << args[0];
         EXPECT_NE(r.err.find("tpu-v99"), std::string::npos) << r.err;
     }
-    // Another machine's preset is refused with the machine's own presets named.
-    const auto r = runCli({"collective", "--hardware", "tpu-v4", "--topology", "tpu-v3-pod"});
+    // A topology that is neither a preset nor dimensions: the machine's presets are named.
+    const auto r = runCli({"collective", "--hardware", "tpu-v4", "--topology", "cube"});
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("tpu-v4-pod"), std::string::npos) << r.err;
+    // Another machine's preset: its grid, with this machine's links.
+    const auto what = runCli({"collective", "--hardware", "tpu-v4", "--topology", "tpu-v3-pod"});
+    ASSERT_EQ(what.status, 0) << what.err;
+    EXPECT_NE(what.out.find("32x32"), std::string::npos) << what.out;
+    EXPECT_NE(what.out.find("45.0 GB/s"), std::string::npos) << what.out;
 }
 
 // Every bundled workload on every machine, at the machine's largest standard slice up to 4096
