@@ -8,6 +8,8 @@
 #include "topology/Hardware.hpp"
 #include "topology/TopologyPresets.hpp"
 
+#include "machine/Machine.hpp"
+
 #include <benchmark/benchmark.h>
 
 #include <sys/resource.h>
@@ -16,8 +18,10 @@ namespace podscope {
 namespace {
 
 Topology slice(std::int64_t chips) {
-    const auto preset = standardSlice(chips);
-    TopologySpec spec = resolveTopology("tpu-v3-multipod", std::nullopt, loadHardware("tpu-v3"));
+    const std::string& machine = defaultMachineName();
+    const auto preset = standardSlice(machine, chips);
+    TopologySpec spec = resolveTopology(namedTopologyPresets(machine).front().name, std::nullopt,
+                                        loadHardware(machine));
     spec.name = preset.name;
     spec.dims = preset.dims;
     spec.wrap = preset.wrap;

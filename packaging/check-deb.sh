@@ -12,7 +12,7 @@ dpkg-deb -x "$deb" "$root"
 for file in usr/bin/podscope-cli usr/bin/podscope usr/share/applications/podscope.desktop \
             usr/share/icons/hicolor/scalable/apps/podscope.svg \
             usr/share/metainfo/io.github.podscope.PodScope.metainfo.xml \
-            usr/share/podscope/resources/hardware/tpu-v3.json; do
+            usr/share/podscope/resources/machines/tpu-v3.json; do
     [[ -e "$root/$file" ]] || { echo "check-deb: $file missing from $deb" >&2; exit 1; }
 done
 cd "$root"  # far from the source tree: the programs must not need it

@@ -3,6 +3,7 @@
 #include "TextFormat.hpp"
 #include "calibration/Calibration.hpp"
 #include "common/InputError.hpp"
+#include "machine/Machine.hpp"
 #include "report/AtomicFile.hpp"
 
 #include <CLI/CLI.hpp>
@@ -13,12 +14,13 @@ namespace podscope::cli {
 
 CLI::App* addCalibrateCommand(CLI::App& app, CalibrateOptions& o) {
     auto* cmd = app.add_subcommand(
-        "calibrate", "Fit the shared TPU-v3 core parameters on the measured MLPerf v0.7 steps and "
-                     "report in-sample, leave-one-model-out and held-out errors");
+        "calibrate", "Fit the default machine's shared core parameters on its measured steps "
+                     "(the MLPerf v0.7 presets) and report in-sample, leave-one-model-out and "
+                     "held-out errors");
     cmd->add_flag("--json", o.json, "Print one JSON object");
     cmd->add_option("--write", o.write,
-                    "Replace this calibration file (resources/hardware/tpu-v3-calibration.json) "
-                    "with the fit");
+                    "Replace this calibration file (resources/calibration/FIT-fit.json, FIT the "
+                    "machine's calibration) with the fit");
     return cmd;
 }
 
@@ -30,8 +32,9 @@ std::string signedPercent(double fraction) {
 
 void printText(const CalibrationReport& r, std::ostream& out) {
     const CoreCalibration& c = r.fit.parameters;
-    out << "Fitted on the " << "MLPerf v0.7 presets (rms log error "
-        << formatNumber(r.fit.rmsLogError, 3) << ", " << r.fit.evaluations << " evaluations)\n"
+    out << "Fitted on the "
+        << "MLPerf v0.7 presets (rms log error " << formatNumber(r.fit.rmsLogError, 3) << ", "
+        << r.fit.evaluations << " evaluations)\n"
         << "  ICI hop latency    " << formatDuration(c.linkLatencyS) << "\n"
         << "  kernel overhead    " << formatDuration(c.kernelOverheadS) << "\n"
         << "  MXU efficiency     " << formatNumber(c.mxuEfficiency, 3) << "\n\n";
@@ -55,15 +58,17 @@ void printText(const CalibrationReport& r, std::ostream& out) {
                 << "\n";
         }
     }
-    out << "\n'held-out model': refitted without any point of that workload (leave-one-model-out).\n";
+    out << "\n'held-out model': refitted without any point of that workload "
+           "(leave-one-model-out).\n";
 }
 
 } // namespace
 
 void runCalibrateCommand(const CalibrateOptions& o, std::ostream& out) {
-    const CalibrationReport report = calibrate(loadCalibrationPoints("tpu-v3"));
+    const std::string& fit = bundledMachine(defaultMachineName()).calibrationFit;
+    const CalibrationReport report = calibrate(loadCalibrationPoints(fit));
     if (o.write) {
-        report::writeFileAtomically(*o.write, calibrationFileText(report), "write");
+        report::writeFileAtomically(*o.write, calibrationFileText(report, fit), "write");
     }
     if (!o.json) {
         printText(report, out);

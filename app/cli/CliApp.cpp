@@ -4,6 +4,7 @@
 #include "CollectiveCommand.hpp"
 #include "LayersCommand.hpp"
 #include "ParseErrorText.hpp"
+#include "MachinesCommand.hpp"
 #include "PresetsCommand.hpp"
 #include "ProfileCommand.hpp"
 #include "ReportCommand.hpp"
@@ -22,12 +23,14 @@
 namespace podscope::cli {
 
 int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
-    CLI::App app{"PodScope: how ML training scales on a TPU-v3 multipod (headless)", "podscope-cli"};
+    CLI::App app{"PodScope: how ML training scales on TPU pods (headless)", "podscope-cli"};
     app.set_version_flag("--version", std::string("podscope-cli ") + PODSCOPE_VERSION);
     app.require_subcommand(0, 1);
 
     CollectiveOptions collective;
     auto* collectiveCmd = addCollectiveCommand(app, collective);
+    MachinesOptions machines;
+    auto* machinesCmd = addMachinesCommand(app, machines);
     PresetsOptions presets;
     auto* presetsCmd = addPresetsCommand(app, presets);
     SettingsOptions settings;
@@ -74,6 +77,8 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
     try {
         if (collectiveCmd->parsed()) {
             runCollectiveCommand(collective, out);
+        } else if (machinesCmd->parsed()) {
+            runMachinesCommand(machines, out);
         } else if (presetsCmd->parsed()) {
             runPresetsCommand(presets, out);
         } else if (settingsCmd->parsed()) {

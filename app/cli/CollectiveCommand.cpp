@@ -10,34 +10,47 @@
 #include "collective/Schedule.hpp"
 #include "common/InputError.hpp"
 #include "common/Units.hpp"
+#include "machine/Machine.hpp"
 #include "report/AtomicFile.hpp"
 #include "topology/TopologyPresets.hpp"
 #include "trace/CollectiveTraceFile.hpp"
 
 #include <CLI/CLI.hpp>
-
 #include <chrono>
 #include <ostream>
 
 namespace podscope::cli {
 
 CLI::App* addCollectiveCommand(CLI::App& app, CollectiveOptions& o) {
-    auto* cmd = app.add_subcommand("collective", "Time one collective on a topology with either engine");
-    cmd->add_option("--topology", o.topology, "Preset (tpu-v3-multipod, tpu-v3-2pod, tpu-v3-pod) or DIMS such as 128x32 or 16x16x16")
+    auto* cmd =
+        app.add_subcommand("collective", "Time one collective on a topology with either engine");
+    cmd->add_option("--hardware", o.hardware,
+                    "Machine (podscope-cli machines lists them; default: " + defaultMachineName() +
+                        ")");
+    cmd->add_option("--topology", o.topology,
+                    "One of the machine's presets (podscope-cli machines) or DIMS such as 128x32 "
+                    "or 16x16x16 (default: the machine's first preset)");
+    cmd->add_option("--wrap", o.wrap,
+                    "Wrapped dimensions: x, y, xy, xyz, all or none (DIMS default: none)");
+    cmd->add_option("--op", o.op, "all-reduce, reduce-scatter or all-gather")
         ->capture_default_str();
-    cmd->add_option("--wrap", o.wrap, "Wrapped dimensions: x, y, xy, xyz, all or none (DIMS default: none)");
-    cmd->add_option("--op", o.op, "all-reduce, reduce-scatter or all-gather")->capture_default_str();
     cmd->add_option("--algorithm", o.algorithm, "ring, bidir-ring, 2d, 2d-dual or flat-ring")
         ->capture_default_str();
-    cmd->add_option("--bytes", o.bytes, "Payload per chip: 67108864, 64MiB, 1.5GB ...")->capture_default_str();
+    cmd->add_option("--bytes", o.bytes, "Payload per chip: 67108864, 64MiB, 1.5GB ...")
+        ->capture_default_str();
     cmd->add_option("--element", o.element, "Element type: bf16 or fp32")->capture_default_str();
-    cmd->add_option("--groups", o.groups, "all, within:TILE (e.g. within:2x2) or across:TILE")->capture_default_str();
-    cmd->add_option("--dim-order", o.dimOrder, "Order of dimensions for the reduce-scatter, e.g. yx (default: wrapped first)");
-    cmd->add_option("--link-bw", o.linkBwGBps, "Link bandwidth per direction in GB/s (default 82)")
+    cmd->add_option("--groups", o.groups, "all, within:TILE (e.g. within:2x2) or across:TILE")
+        ->capture_default_str();
+    cmd->add_option("--dim-order", o.dimOrder,
+                    "Order of dimensions for the reduce-scatter, e.g. yx (default: wrapped first)");
+    cmd->add_option("--link-bw", o.linkBwGBps,
+                    "Link bandwidth per direction in GB/s (default: the machine's)")
         ->check(realNumber());
-    cmd->add_option("--cross-pod-bw", o.crossPodBwGBps, "Bandwidth of links between pods in GB/s (default: --link-bw)")
+    cmd->add_option("--cross-pod-bw", o.crossPodBwGBps,
+                    "Bandwidth of links between pods in GB/s (default: --link-bw)")
         ->check(realNumber());
-    cmd->add_option("--latency-us", o.latencyUs, "Latency per hop in microseconds (default 1)")
+    cmd->add_option("--latency-us", o.latencyUs,
+                    "Latency per hop in microseconds (default: the machine's calibrated value)")
         ->check(realNumber());
     cmd->add_option("--chunks", o.chunks, "Chunks that pipeline through the ring steps")
         ->check(wholeNumberFor<int>())
@@ -53,7 +66,10 @@ CLI::App* addCollectiveCommand(CLI::App& app, CollectiveOptions& o) {
 namespace {
 
 Topology makeTopology(const CollectiveOptions& o) {
-    TopologySpec spec = resolveTopology(o.topology, o.wrap, loadHardware("tpu-v3"));
+    const Hardware hardware = loadHardware(o.hardware.value_or(defaultMachineName()));
+    const std::string topology =
+        o.topology ? *o.topology : namedTopologyPresets(hardware.name).front().name;
+    TopologySpec spec = resolveTopology(topology, o.wrap, hardware);
     if (o.linkBwGBps) {
         if (!(*o.linkBwGBps > 0)) {
             throw InputError("link-bw", "must be a positive bandwidth in GB/s");
@@ -90,17 +106,19 @@ void printText(const Topology& topology, const CollectiveSpec& spec, const Colle
                double wallS, const std::optional<FunctionalCheck>& check, std::ostream& out) {
     out << "Topology   " << topology.spec().name << ": " << topology.dimsText() << " chips, wrap "
         << topology.wrapText() << ", " << formatCount(topology.chipCount(), "chip") << ", "
-        << formatCount(topology.hostCount(), "host") << ", " << formatCount(topology.podCount(), "pod")
-        << "\n";
-    out << "Links      " << formatNumber(topology.spec().linkBandwidthBps / units::kGB) << " GB/s per direction, "
-        << formatNumber(topology.linkLatency() / units::kMicrosecond, 2) << " µs per hop";
+        << formatCount(topology.hostCount(), "host") << ", "
+        << formatCount(topology.podCount(), "pod") << "\n";
+    out << "Links      " << formatNumber(topology.spec().linkBandwidthBps / units::kGB)
+        << " GB/s per direction, " << formatNumber(topology.linkLatency() / units::kMicrosecond, 2)
+        << " µs per hop";
     if (topology.spec().crossPodBandwidthBps != topology.spec().linkBandwidthBps) {
-        out << ", " << formatNumber(topology.spec().crossPodBandwidthBps / units::kGB) << " GB/s between pods";
+        out << ", " << formatNumber(topology.spec().crossPodBandwidthBps / units::kGB)
+            << " GB/s between pods";
     }
     out << "\n";
-    out << "Collective " << toString(spec.op) << " of " << formatBytes(spec.bytesPerChip) << " per chip ("
-        << toString(spec.element) << "), algorithm " << toString(spec.algorithm) << ", "
-        << formatCount(spec.chunks, "chunk") << ", groups " << toString(spec.groups) << " ("
+    out << "Collective " << toString(spec.op) << " of " << formatBytes(spec.bytesPerChip)
+        << " per chip (" << toString(spec.element) << "), algorithm " << toString(spec.algorithm)
+        << ", " << formatCount(spec.chunks, "chunk") << ", groups " << toString(spec.groups) << " ("
         << result.groupCount << " x " << result.groupSize << " chips)\n";
     out << "Engine     " << result.engine << " (" << formatDuration(wallS) << " wall";
     if (result.engine == "event") {
@@ -109,7 +127,8 @@ void printText(const Topology& topology, const CollectiveSpec& spec, const Colle
     }
     out << ")\n\n";
     for (const auto& phase : result.phases) {
-        out << "  " << phase.name << std::string(phase.name.size() < 28 ? 28 - phase.name.size() : 1, ' ')
+        out << "  " << phase.name
+            << std::string(phase.name.size() < 28 ? 28 - phase.name.size() : 1, ' ')
             << formatDuration(phase.timeS) << "\n";
     }
     out << "  total" << std::string(23, ' ') << formatDuration(result.timeS) << "\n\n";
@@ -120,7 +139,8 @@ void printText(const Topology& topology, const CollectiveSpec& spec, const Colle
     out << "Link utilisation     max " << formatPercent(result.maxLinkUtilization) << ", mean "
         << formatPercent(result.meanLinkUtilization) << " of links used\n";
     if (check) {
-        out << "Functional check     " << (check->verified ? "verified" : "FAILED: " + check->problem) << " ("
+        out << "Functional check     "
+            << (check->verified ? "verified" : "FAILED: " + check->problem) << " ("
             << formatCount(check->elementsPerChip, "element") << " per chip)\n";
     }
 }
@@ -131,7 +151,8 @@ void runCollectiveCommand(const CollectiveOptions& o, std::ostream& out) {
     const Topology topology = makeTopology(o);
     const CollectiveSpec spec = makeSpec(o, topology);
     if (o.engine != "analytic" && o.engine != "event") {
-        throw InputError("engine", "unknown engine '" + o.engine + "' (expected analytic or event)");
+        throw InputError("engine",
+                         "unknown engine '" + o.engine + "' (expected analytic or event)");
     }
     validateCollective(topology, spec);
 
@@ -147,7 +168,8 @@ void runCollectiveCommand(const CollectiveOptions& o, std::ostream& out) {
     }
     const CollectiveResult result =
         simulation ? simulation->results.front() : runAnalytic(topology, spec);
-    const double wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+    const double wallS =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
     if (!o.trace.empty()) {
         // The timeline exists only in the event engine's record, whichever engine was timed.
         if (!simulation) {

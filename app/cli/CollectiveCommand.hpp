@@ -11,7 +11,8 @@ class App;
 namespace podscope::cli {
 
 struct CollectiveOptions {
-    std::string topology = "tpu-v3-multipod";
+    std::optional<std::string> hardware; // default: the default machine
+    std::optional<std::string> topology; // default: the machine's first named preset
     std::optional<std::string> wrap;
     std::string op = "all-reduce";
     std::string algorithm = "2d";

@@ -37,7 +37,7 @@ QSize parseSize(const QString& text) {
 
 Options parseOptions(const QStringList& arguments) {
     QCommandLineParser parser;
-    parser.setApplicationDescription("PodScope: how ML training scales on a TPU-v3 multipod");
+    parser.setApplicationDescription("PodScope: how ML training scales on TPU pods");
     // Not addHelpOption(): its --help-all lists Qt's own options, which podscope does not take.
     parser.addOption(QCommandLineOption({"h", "help"}, "Displays help on commandline options."));
     parser.addVersionOption();
@@ -187,8 +187,8 @@ Options parseOptions(const QStringList& arguments) {
                 throw InputError("preset",
                                  "'" + name +
                                      "' is neither an MLPerf preset (podscope-cli presets) nor a "
-                                     "topology (tpu-v3-multipod, tpu-v3-2pod, tpu-v3-pod or DIMS "
-                                     "such as 16x16)");
+                                     "topology (one of the machine's presets, podscope-cli "
+                                     "machines, or DIMS such as 16x16)");
             }
         }
     }

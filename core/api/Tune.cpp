@@ -44,7 +44,7 @@ std::int64_t chipCount(const std::string& text) {
 }
 
 // "4096", "512,4096" or "256..4096" (the standard slices in between).
-std::vector<std::int64_t> parseChips(const std::string& text) {
+std::vector<std::int64_t> parseChips(const std::string& text, const std::string& hardware) {
     if (text.empty()) {
         throw InputError("chips", "give a chip count, a list (512,4096) or a range (256..4096)");
     }
@@ -57,7 +57,7 @@ std::vector<std::int64_t> parseChips(const std::string& text) {
             throw InputError("chips",
                              "the range " + text + " is empty (the first count is larger)");
         }
-        for (const auto n : standardChipCounts()) {
+        for (const auto n : standardChipCounts(hardware)) {
             if (n >= low && n <= high) {
                 chips.push_back(n);
             }
@@ -146,7 +146,7 @@ std::string withCommas(std::uint64_t n) {
 PreparedTune prepareTune(const TuneRequest& r) {
     PreparedTune t;
     t.space.base = baseScenario(r);
-    t.space.chips = parseChips(r.chips);
+    t.space.chips = parseChips(r.chips, t.space.base.hardware);
     t.space.allowExtrapolation = r.allowExtrapolation;
     t.space.fixes = dimensionFixes(r.fixes);
     const auto& names = objectiveNames();

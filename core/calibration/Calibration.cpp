@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <iomanip>
 #include <limits>
@@ -59,20 +60,24 @@ Unit nelderMead(const std::vector<const CalibrationPoint*>& points, Unit start, 
     }
     for (int it = 0; it < kIterations; ++it) {
         std::array<int, kDims + 1> order{0, 1, 2, 3};
-        std::sort(order.begin(), order.end(),
-                  [&](int a, int b) { return value[static_cast<std::size_t>(a)] < value[static_cast<std::size_t>(b)]; });
+        std::sort(order.begin(), order.end(), [&](int a, int b) {
+            return value[static_cast<std::size_t>(a)] < value[static_cast<std::size_t>(b)];
+        });
         std::array<Unit, kDims + 1> s{};
         std::array<double, kDims + 1> v{};
         for (int i = 0; i <= kDims; ++i) {
-            s[static_cast<std::size_t>(i)] = simplex[static_cast<std::size_t>(order[static_cast<std::size_t>(i)])];
-            v[static_cast<std::size_t>(i)] = value[static_cast<std::size_t>(order[static_cast<std::size_t>(i)])];
+            s[static_cast<std::size_t>(i)] =
+                simplex[static_cast<std::size_t>(order[static_cast<std::size_t>(i)])];
+            v[static_cast<std::size_t>(i)] =
+                value[static_cast<std::size_t>(order[static_cast<std::size_t>(i)])];
         }
         simplex = s;
         value = v;
         Unit centroid{};
         for (int i = 0; i < kDims; ++i) {
             for (int d = 0; d < kDims; ++d) {
-                centroid[static_cast<std::size_t>(d)] += simplex[static_cast<std::size_t>(i)][static_cast<std::size_t>(d)] / kDims;
+                centroid[static_cast<std::size_t>(d)] +=
+                    simplex[static_cast<std::size_t>(i)][static_cast<std::size_t>(d)] / kDims;
             }
         }
         auto towards = [&](double t) {
@@ -193,31 +198,38 @@ CalibrationReport calibrate(const std::vector<CalibrationPoint>& points) {
         e.predicted = predictPoint(p, report.fit.parameters);
         e.error = e.predicted / p.measured - 1;
         const auto it = heldOut.find(p.workload);
-        e.predictedHeldOut =
-            it != heldOut.end() ? predictPoint(p, it->second) : e.predicted;
+        e.predictedHeldOut = it != heldOut.end() ? predictPoint(p, it->second) : e.predicted;
         e.errorHeldOut = e.predictedHeldOut / p.measured - 1;
         report.points.push_back(e);
     }
     return report;
 }
 
-std::string calibrationFileText(const CalibrationReport& report) {
+std::string calibrationFileText(const CalibrationReport& report, const std::string& fit) {
     std::ostringstream how;
     how << "Fitted by podscope-cli calibrate (resources/generators/calibrate.sh): least squares of "
            "log(predicted / measured) step time over the "
-        << std::count_if(report.points.begin(), report.points.end(), [](const PointError& e) { return e.fit; })
-        << " fit points of resources/calibration/tpu-v3-steps.json (the MLPerf v0.7 presets); rms "
+        << std::count_if(report.points.begin(), report.points.end(),
+                         [](const PointError& e) { return e.fit; })
+        << " fit points of resources/calibration/" << fit
+        << "-steps.json (the MLPerf v0.7 presets); rms "
            "log error "
         << std::fixed << std::setprecision(3) << report.fit.rmsLogError
         << "; shared by every workload (docs/training-model.md, 'Calibration')";
     const CoreCalibration& c = report.fit.parameters;
     auto rounded = [](double x, double step) { return std::round(x / step) * step; };
     nlohmann::ordered_json j;
+    // "tpu-vN" -> "TPU-vN": the family in capitals, as the documents write it.
+    std::string machine = fit;
+    for (std::size_t i = 0; i < machine.size() && machine[i] != '-'; ++i) {
+        machine[i] = static_cast<char>(std::toupper(static_cast<unsigned char>(machine[i])));
+    }
     j["description"] =
-        "The three hardware-level parameters of the TPU-v3 core model, shared by every workload. "
-        "Written by the calibration; do not edit by hand.";
+        "The three hardware-level parameters of the " + machine +
+        " core model, shared by every workload. Written by the calibration; do not edit by hand.";
     j["link_latency_us"] = {{"value", rounded(c.linkLatencyS * 1e6, 1e-4)}, {"source", how.str()}};
-    j["kernel_overhead_us"] = {{"value", rounded(c.kernelOverheadS * 1e6, 1e-4)}, {"source", how.str()}};
+    j["kernel_overhead_us"] = {{"value", rounded(c.kernelOverheadS * 1e6, 1e-4)},
+                               {"source", how.str()}};
     j["mxu_efficiency"] = {{"value", rounded(c.mxuEfficiency, 1e-4)}, {"source", how.str()}};
     return j.dump(2) + "\n";
 }

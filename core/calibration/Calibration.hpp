@@ -42,7 +42,8 @@ struct CalibrationReport {
 
 CalibrationReport calibrate(const std::vector<CalibrationPoint>& points);
 
-// The calibration file resources/hardware/<hardware>-calibration.json for these parameters.
-std::string calibrationFileText(const CalibrationReport& report);
+// The calibration file resources/calibration/<fit>-fit.json for these parameters, fitted on
+// resources/calibration/<fit>-steps.json.
+std::string calibrationFileText(const CalibrationReport& report, const std::string& fit);
 
 } // namespace podscope

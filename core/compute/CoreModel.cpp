@@ -2,6 +2,7 @@
 
 #include "common/InputError.hpp"
 #include "common/Units.hpp"
+#include "machine/Machine.hpp"
 #include "resources/BundledResources.hpp"
 #include "workload/SourcedJson.hpp"
 
@@ -10,26 +11,20 @@
 namespace podscope {
 
 CoreModel loadCoreModel(const std::string& hardware) {
-    const std::string file = "hardware/" + hardware + "-core.json";
-    std::string_view text;
-    try {
-        text = resources::text(file);
-    } catch (const std::out_of_range&) {
-        throw InputError("hardware", "no core model for '" + hardware + "'");
-    }
-    const auto json = nlohmann::json::parse(text);
+    const Machine& m = bundledMachine(hardware);
+    const int devices = m.devicesPerChip();
+    const int tensorcores = m.tensorcoresPerDevice();
     CoreModel c;
-    c.mxus = static_cast<int>(sourcedValue(json, "mxus", file));
-    c.mxuDim = static_cast<int>(sourcedValue(json, "mxu_dim", file));
-    c.rowGranule = static_cast<int>(sourcedValue(json, "row_granule", file));
-    c.clockHz = sourcedValue(json, "clock_MHz", file) * 1e6;
-    c.vpuOpsPerS = sourcedValue(json, "vpu_ops_per_s", file);
-    c.eupOpsPerS = sourcedValue(json, "eup_ops_per_s", file);
-    c.hbmBps = sourcedValue(json, "hbm_GBps", file) * units::kGB;
-    c.hbmBytes = sourcedValue(json, "hbm_GiB", file) * 1024.0 * 1024.0 * 1024.0;
-    c.vmemBytes = sourcedValue(json, "vmem_MiB", file) * 1024.0 * 1024.0;
-
-    c.hbmEfficiency = sourcedValue(json, "hbm_achieved_GBps", file) * units::kGB / c.hbmBps;
+    c.mxus = m.mxusPerTensorcore * tensorcores;
+    c.mxuDim = m.mxuDim;
+    c.rowGranule = m.rowGranule;
+    c.clockHz = m.clockHz;
+    c.vpuOpsPerS = m.vpuOpsPerSPerTensorcore * tensorcores;
+    c.eupOpsPerS = m.eupOpsPerSPerTensorcore * tensorcores;
+    c.hbmBps = m.hbmBpsPerChip / devices;
+    c.hbmBytes = m.hbmBytesPerChip / devices;
+    c.vmemBytes = m.vmemBytesPerTensorcore * tensorcores;
+    c.hbmEfficiency = m.hbmAchievedBpsPerChip / m.hbmBpsPerChip;
     const CoreCalibration fit = loadCoreCalibration(hardware);
     c.kernelOverheadS = fit.kernelOverheadS;
     c.mxuEfficiency = fit.mxuEfficiency;
@@ -37,8 +32,15 @@ CoreModel loadCoreModel(const std::string& hardware) {
 }
 
 CoreCalibration loadCoreCalibration(const std::string& hardware) {
-    const std::string file = "hardware/" + hardware + "-calibration.json";
-    const auto json = nlohmann::json::parse(resources::text(file));
+    const std::string file = "calibration/" + bundledMachine(hardware).calibrationFit + "-fit.json";
+    std::string_view text;
+    try {
+        text = resources::text(file);
+    } catch (const std::out_of_range&) {
+        throw InputError("hardware", "machine '" + hardware + "' names the calibration " + file +
+                                         ", which is not bundled");
+    }
+    const auto json = nlohmann::json::parse(text);
     CoreCalibration c;
     c.kernelOverheadS = sourcedValue(json, "kernel_overhead_us", file) * units::kMicrosecond;
     c.mxuEfficiency = sourcedValue(json, "mxu_efficiency", file);

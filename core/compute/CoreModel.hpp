@@ -4,8 +4,9 @@
 
 namespace podscope {
 
-// One TensorCore of a chip, from resources/hardware/<name>-core.json (facts) and
-// resources/hardware/<name>-calibration.json (the few parameters fitted on measured steps).
+// One device of a chip (a TensorCore, or both where they act as one: megacore), from
+// resources/machines/<name>.json (facts) and the calibration it names,
+// resources/calibration/<fit>-fit.json (the few parameters fitted on measured steps).
 struct CoreModel {
     int mxus = 2;           // matrix units per core
     int mxuDim = 128;       // a weight tile is mxuDim x mxuDim
@@ -27,7 +28,7 @@ struct CoreModel {
 };
 
 // The three calibrated parameters, as the calibration writes them
-// (resources/hardware/<name>-calibration.json): two of the core, and the per-hop latency of the
+// (resources/calibration/<fit>-fit.json): two of the core, and the per-hop latency of the
 // chip-to-chip links (which the topology reads).
 struct CoreCalibration {
     double kernelOverheadS = 0;

@@ -99,7 +99,8 @@ ReportData computeReport(const Scenario& scenario, const std::optional<Preset>& 
     const double batchPerChip =
         static_cast<double>(scenario.globalBatch) / static_cast<double>(d.result.chips);
     const auto batches = sweepBatches(d.result.plan.replicas, scenario.globalBatch);
-    const std::size_t total = 2 * std::size(kSweepSliceChips) + batches.size();
+    const std::vector<std::int64_t> slices = sweepSliceChips(scenario.hardware);
+    const std::size_t total = 2 * slices.size() + batches.size();
     std::size_t done = 0;
     auto tick = [&](const std::string& what) {
         ++done;
@@ -107,12 +108,12 @@ ReportData computeReport(const Scenario& scenario, const std::optional<Preset>& 
             progress("[" + std::to_string(done) + "/" + std::to_string(total) + "] " + what);
         }
     };
-    for (const auto chips : kSweepSliceChips) {
+    for (const auto chips : slices) {
         d.strongScaling.push_back(evaluate(scenario, chips, scenario.globalBatch, true));
         tick("strong scaling: " + std::to_string(chips) + " chips, global batch " +
              std::to_string(scenario.globalBatch));
     }
-    for (const auto chips : kSweepSliceChips) {
+    for (const auto chips : slices) {
         const auto batch =
             std::max<std::int64_t>(1, std::llround(batchPerChip * static_cast<double>(chips)));
         d.weakScaling.push_back(evaluate(scenario, chips, batch, true));

@@ -1,13 +1,21 @@
 #pragma once
 
+#include "topology/TopologyPresets.hpp"
+
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace podscope::report {
 
-// The standard TPU-v3 slices that the scaling sweeps visit (the app's and the report's).
-inline constexpr std::int64_t kSweepSliceChips[] = {16, 32, 64, 128, 256, 512, 1024, 2048, 4096};
+// The machine's standard slices that the scaling sweeps visit (the app's and the report's):
+// those of 16 chips or more, where a slice spans several hosts.
+inline std::vector<std::int64_t> sweepSliceChips(const std::string& hardware) {
+    std::vector<std::int64_t> chips = standardChipCounts(hardware);
+    std::erase_if(chips, [](std::int64_t n) { return n < 16; });
+    return chips;
+}
 
 // The global batches the batch sweep visits on a slice of `replicas` replica groups: 1 to 2048
 // examples per replica in powers of two (every replica the same whole number of examples), and

@@ -94,7 +94,7 @@ SearchSpace::SearchSpace(const SpaceRequest& request)
     }
     int rank = 0;
     for (const auto chips : request.chips) {
-        const auto slice = standardSlice(chips); // InputError naming chips
+        const auto slice = standardSlice(base_.hardware, chips); // InputError naming chips
         rank = std::max(rank, static_cast<int>(slice.dims.size()));
         if (std::find(chips_.begin(), chips_.end(), chips) == chips_.end()) {
             chips_.push_back(chips);

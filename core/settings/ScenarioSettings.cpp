@@ -1,6 +1,7 @@
 #include "settings/ScenarioSettings.hpp"
 
 #include "common/Limits.hpp"
+#include "machine/Machine.hpp"
 #include "topology/Hardware.hpp"
 #include "topology/TopologyPresets.hpp"
 #include "training/Framework.hpp"
@@ -10,6 +11,19 @@
 
 namespace podscope {
 namespace {
+
+// A machine other than the default: the hardware entry's example must change a scenario.
+const std::string& otherMachineName() {
+    static const std::string name = [] {
+        for (const auto& n : machineNames()) {
+            if (n != defaultMachineName()) {
+                return n;
+            }
+        }
+        return defaultMachineName();
+    }();
+    return name;
+}
 
 using nlohmann::json;
 using T = SettingType;
@@ -147,9 +161,10 @@ std::vector<Setting> buildTable() {
         // --- Topology
         {.key = "hardware",
          .type = T::Choice,
-         .description = "The machine: a chip, its links and its core model (resources/hardware)",
+         .description = "The machine: a chip, its links, hosts, slices and core model "
+                        "(resources/machines; podscope-cli machines lists them)",
          .flag = "hardware",
-         .example = "tpu-v3",
+         .example = otherMachineName(),
          .panel = {.group = "topology", .label = "Hardware", .control = C::Choice},
          .choices = [] { return choicesOf(hardwareNames()); },
          .read = [](const Scenario& s) { return json(s.hardware); },
@@ -166,14 +181,15 @@ std::vector<Setting> buildTable() {
          .panel = {.group = "topology",
                    .label = "Slice",
                    .control = C::Slice,
-                   .details = "Standard slices by chip count; 4096 is the multipod (four 32x32 "
-                              "pods joined along X, wrap-around in Y only)"},
+                   .details = "The machine's standard slices by chip count (podscope-cli "
+                              "machines --json lists them with their shapes and wrap-around)"},
          .read = [](const Scenario&) { return json(); }, // written as the topology
          .write = [](Scenario& s, const json& v) { useStandardSlice(s, v.get<std::int64_t>()); }},
         {.key = "topology",
          .type = T::Text,
          .required = true,
-         .description = "Topology preset (tpu-v3-multipod, ...) or DIMS such as 128x32",
+         .description =
+             "One of the machine's topology presets (podscope-cli machines) or DIMS such as 128x32",
          .flag = "topology",
          .example = "16x16",
          .panel = {.group = "topology",
@@ -220,7 +236,7 @@ std::vector<Setting> buildTable() {
                    .label = "Link bandwidth",
                    .control = C::Decimal,
                    .decimals = 1,
-                   .details = "TPU-v3: 82 GB/s = 656 Gbit/s"},
+                   .details = "Default: the machine's (podscope-cli machines)"},
          .read = [](const Scenario& s) { return orNull(s.linkBandwidthGBps); },
          .write = [](Scenario& s, const json& v) { setOptional(s.linkBandwidthGBps, v); },
          .implied = [](const Scenario& s) -> std::optional<double> {
@@ -238,8 +254,8 @@ std::vector<Setting> buildTable() {
                    .label = "Hop latency",
                    .control = C::Decimal,
                    .decimals = 3,
-                   .details = "TPU-v3: not published; the default is the calibrated value "
-                              "(docs/training-model.md)"},
+                   .details = "Not published for any generation; the default is the "
+                              "calibrated value (docs/training-model.md)"},
          .read = [](const Scenario& s) { return orNull(s.linkLatencyUs); },
          .write = [](Scenario& s, const json& v) { setOptional(s.linkLatencyUs, v); },
          .implied = [](const Scenario& s) -> std::optional<double> {

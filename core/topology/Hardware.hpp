@@ -5,10 +5,11 @@
 
 namespace podscope {
 
-// A chip generation's facts, loaded from resources/hardware/<name>.json.
+// What the topology needs of a machine (resources/machines/<name>.json): devices per chip,
+// links, hosts and pods.
 struct Hardware {
     std::string name;
-    int coresPerChip = 0;
+    int coresPerChip = 0; // devices per chip: TensorCores, or 1 where they act as one (megacore)
     double peakFlopsPerChip = 0;
     double hbmBytesPerChip = 0;
     double linkBandwidthBps = 0;
@@ -17,12 +18,10 @@ struct Hardware {
     std::vector<int> podDims;
 };
 
-// Loads a bundled hardware description; throws InputError for an unknown name.
+// The bundled machine's topology facts; throws InputError for an unknown name.
 Hardware loadHardware(const std::string& name);
 
-// The bundled machines: each a chip (resources/hardware/NAME.json) with its core model and
-// calibration beside it (NAME-core.json, NAME-calibration.json) and its host platform
-// (resources/training/NAME-platform.json).
+// The bundled machines (resources/machines/*.json), sorted.
 std::vector<std::string> hardwareNames();
 
 } // namespace podscope

@@ -2,52 +2,46 @@
 
 #include "common/InputError.hpp"
 #include "common/Limits.hpp"
-#include "resources/BundledResources.hpp"
-
-#include <nlohmann/json.hpp>
+#include "machine/Machine.hpp"
 
 #include <charconv>
 
 namespace podscope {
 namespace {
 
-const nlohmann::json& presetsJson() {
-    static const nlohmann::json json = nlohmann::json::parse(resources::text("topologies/presets.json"));
-    return json;
-}
-
-TopologyPreset presetFrom(const nlohmann::json& entry, std::string name) {
-    TopologyPreset preset;
-    preset.name = std::move(name);
-    preset.dims = entry.at("dims").get<std::vector<int>>();
-    preset.wrap = entry.at("wrap").get<std::vector<bool>>();
-    preset.description = entry.value("description", "");
-    return preset;
+TopologyPreset presetFrom(const MachineSlice& slice, std::string name, std::string description) {
+    return {std::move(name), slice.dims, slice.wrap, std::move(description)};
 }
 
 } // namespace
 
-std::vector<TopologyPreset> namedTopologyPresets() {
+std::vector<TopologyPreset> namedTopologyPresets(const std::string& hardware) {
     std::vector<TopologyPreset> presets;
-    for (const auto& entry : presetsJson().at("named")) {
-        presets.push_back(presetFrom(entry, entry.at("name").get<std::string>()));
+    for (const MachineSlice& slice : bundledMachine(hardware).named) {
+        presets.push_back(presetFrom(slice, slice.name, slice.description));
     }
     return presets;
 }
 
-TopologyPreset standardSlice(std::int64_t chips) {
+TopologyPreset standardSlice(const std::string& hardware, std::int64_t chips) {
     std::string known;
-    for (const auto& entry : presetsJson().at("slices_by_chip_count").at("slices")) {
-        const auto count = entry.at("chips").get<std::int64_t>();
-        if (count == chips) {
-            auto preset = presetFrom(entry, "tpu-v3-slice-" + std::to_string(chips));
-            preset.description = std::to_string(chips) + "-chip standard slice";
-            return preset;
+    for (const MachineSlice& slice : bundledMachine(hardware).slices) {
+        if (slice.chips == chips) {
+            return presetFrom(slice, hardware + "-slice-" + std::to_string(chips),
+                              std::to_string(chips) + "-chip standard slice");
         }
-        known += (known.empty() ? "" : ", ") + std::to_string(count);
+        known += (known.empty() ? "" : ", ") + std::to_string(slice.chips);
     }
-    throw InputError("chips", "no standard slice has " + std::to_string(chips) +
-                                  " chips (known: " + known + ")");
+    throw InputError("chips", "no standard slice has " + std::to_string(chips) + " chips on " +
+                                  hardware + " (known: " + known + ")");
+}
+
+std::vector<std::int64_t> standardChipCounts(const std::string& hardware) {
+    std::vector<std::int64_t> counts;
+    for (const MachineSlice& slice : bundledMachine(hardware).slices) {
+        counts.push_back(slice.chips);
+    }
+    return counts;
 }
 
 std::vector<int> parseDims(const std::string& text, const std::string& field) {
@@ -62,8 +56,8 @@ std::vector<int> parseDims(const std::string& text, const std::string& field) {
         int value = 0;
         const auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), value);
         if (part.empty() || ec != std::errc() || ptr != part.data() + part.size()) {
-            throw InputError(field, "'" + text +
-                                        "' is neither a preset nor dimensions such as 128x32");
+            throw InputError(field,
+                             "'" + text + "' is neither a preset nor dimensions such as 128x32");
         }
         if (value < 1 || value > limits::kMaxDimSize) {
             throw InputError(field, "dimension " + part + " in '" + text +
@@ -117,17 +111,37 @@ TopologySpec resolveTopology(const std::string& topology, const std::optional<st
     spec.coresPerChip = hardware.coresPerChip;
     spec.hostBlock = hardware.hostChipBlock;
     spec.podDims = hardware.podDims;
+    // The machine's own presets first; another machine's preset gives its grid with this
+    // machine's links (a what-if: a configuration keeps its grid when only its hardware changes).
+    std::vector<std::string> machines = {hardware.name};
+    for (const auto& name : machineNames()) {
+        if (name != hardware.name) {
+            machines.push_back(name);
+        }
+    }
     bool found = false;
-    for (const auto& preset : namedTopologyPresets()) {
-        if (preset.name == topology) {
-            spec.name = preset.name;
-            spec.dims = preset.dims;
-            spec.wrap = preset.wrap;
-            found = true;
+    for (const auto& machine : machines) {
+        for (const auto& preset : namedTopologyPresets(machine)) {
+            if (!found && preset.name == topology) {
+                spec.name = preset.name;
+                spec.dims = preset.dims;
+                spec.wrap = preset.wrap;
+                found = true;
+            }
         }
     }
     if (!found) {
-        spec.dims = parseDims(topology);
+        try {
+            spec.dims = parseDims(topology);
+        } catch (const InputError& error) {
+            std::string presets;
+            for (const auto& preset : namedTopologyPresets(hardware.name)) {
+                presets += (presets.empty() ? "" : ", ") + preset.name;
+            }
+            throw InputError("topology",
+                             std::string(error.what()).substr(error.field().size() + 2) + " (" +
+                                 hardware.name + " presets: " + presets + ")");
+        }
         spec.name = topology;
         spec.wrap.assign(spec.dims.size(), false);
     }
@@ -135,18 +149,6 @@ TopologySpec resolveTopology(const std::string& topology, const std::optional<st
         spec.wrap = parseWrap(*wrap, static_cast<int>(spec.dims.size()));
     }
     return spec;
-}
-
-std::vector<std::int64_t> standardChipCounts() {
-    std::vector<std::int64_t> counts;
-    for (std::int64_t chips = 1; chips <= limits::kMaxChips; chips *= 2) {
-        try {
-            standardSlice(chips);
-            counts.push_back(chips);
-        } catch (const InputError&) {
-        }
-    }
-    return counts;
 }
 
 } // namespace podscope

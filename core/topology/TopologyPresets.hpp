@@ -16,13 +16,13 @@ struct TopologyPreset {
     std::string description;
 };
 
-// Named presets (tpu-v3-multipod, tpu-v3-2pod, tpu-v3-pod), from resources/topologies.
-std::vector<TopologyPreset> namedTopologyPresets();
+// A machine's named presets (its pods and multipods), from resources/machines/<hardware>.json.
+std::vector<TopologyPreset> namedTopologyPresets(const std::string& hardware);
 
-// The standard slice for a chip count (16, 32, ... 4096); InputError for other counts.
-TopologyPreset standardSlice(std::int64_t chips);
-// The chip counts that have a standard slice, ascending.
-std::vector<std::int64_t> standardChipCounts();
+// The machine's standard slice for a chip count; InputError naming chips for other counts.
+TopologyPreset standardSlice(const std::string& hardware, std::int64_t chips);
+// The chip counts that have a standard slice on the machine, ascending.
+std::vector<std::int64_t> standardChipCounts(const std::string& hardware);
 
 // "128x32", "128", "16x16x16" -> dimensions. InputError naming `field` when malformed.
 std::vector<int> parseDims(const std::string& text, const std::string& field = "topology");
@@ -30,8 +30,8 @@ std::vector<int> parseDims(const std::string& text, const std::string& field = "
 // "x", "y", "xy", "xyz", "none", "all" -> wrap flags for `rank` dimensions.
 std::vector<bool> parseWrap(const std::string& text, int rank, const std::string& field = "wrap");
 
-// Resolves --topology (a preset name or DIMS) and --wrap into a spec with the hardware's
-// links, hosts and pods. DIMS without --wrap have no wrap-around.
+// Resolves --topology (a preset, the hardware's or another machine's grid, or DIMS) and --wrap
+// into a spec with the hardware's links, hosts and pods. DIMS without --wrap have no wrap-around.
 TopologySpec resolveTopology(const std::string& topology, const std::optional<std::string>& wrap,
                              const Hardware& hardware);
 

@@ -2,6 +2,7 @@
 
 #include "common/InputError.hpp"
 #include "common/Units.hpp"
+#include "machine/Machine.hpp"
 #include "resources/BundledResources.hpp"
 #include "workload/SourcedJson.hpp"
 
@@ -41,19 +42,11 @@ Framework loadFramework(const std::string& name) {
 }
 
 PlatformFacts loadPlatformFacts(const std::string& hardware) {
-    const std::string file = "training/" + hardware + "-platform.json";
-    std::string_view text;
-    try {
-        text = resources::text(file);
-    } catch (const std::out_of_range&) {
-        throw InputError("hardware", "no training platform facts for '" + hardware + "'");
-    }
-    const auto json = nlohmann::json::parse(text);
+    const Machine& m = bundledMachine(hardware);
     PlatformFacts p;
-    p.hbmBandwidthBpsPerChip = sourcedValue(json, "hbm_bandwidth_GBps_per_chip", file) * units::kGB;
-    p.hostCpuCores = sourcedValue(json, "host_cpu_cores", file);
-    p.hostToDeviceBpsPerChip =
-        sourcedValue(json, "host_to_device_GBps_per_chip", file) * units::kGB;
+    p.hbmBandwidthBpsPerChip = m.hbmBpsPerChip;
+    p.hostCpuCores = m.hostCpuCores;
+    p.hostToDeviceBpsPerChip = m.pcieBpsPerChip;
     return p;
 }
 

@@ -2,6 +2,7 @@
 
 #include "collective/CollectiveSpec.hpp"
 #include "input/HostInput.hpp"
+#include "machine/Machine.hpp"
 #include "workload/Workload.hpp"
 
 #include <cstdint>
@@ -38,11 +39,11 @@ struct InputCostOverrides {
 struct Scenario {
     std::string workload;
     std::string framework;
-    std::string hardware = "tpu-v3";
-    std::string topology;                        // preset name or DIMS
-    std::optional<std::string> wrap;             // for DIMS
-    std::optional<double> linkBandwidthGBps;     // what-if; default: the hardware's
-    std::optional<double> linkLatencyUs;         // per hop; default: the hardware's
+    std::string hardware = defaultMachineName();
+    std::string topology;                    // preset name or DIMS
+    std::optional<std::string> wrap;         // for DIMS
+    std::optional<double> linkBandwidthGBps; // what-if; default: the hardware's
+    std::optional<double> linkLatencyUs;     // per hop; default: the hardware's
     std::optional<double> crossPodBandwidthGBps; // links between pods; default: as the others
     std::int64_t globalBatch = 0;
     int modelParallel = 1;

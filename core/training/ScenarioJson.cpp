@@ -150,7 +150,7 @@ std::string dimsText(const std::vector<int>& dims) {
 } // namespace
 
 void useStandardSlice(Scenario& scenario, std::int64_t chips) {
-    const auto slice = standardSlice(chips);
+    const auto slice = standardSlice(scenario.hardware, chips);
     scenario.topology = dimsText(slice.dims);
     scenario.wrap = wrapText(slice.wrap);
 }

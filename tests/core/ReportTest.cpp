@@ -66,13 +66,15 @@ TEST_F(ReportTest, WritesEveryFileWithTheConfigurationEmbedded) {
     const auto results = nlohmann::json::parse(readFile(dir_ / "results.json"));
     EXPECT_EQ(parseScenario(results.at("scenario").dump(), "results.json").globalBatch,
               preset.scenario.globalBatch);
-    EXPECT_EQ(results.at("strong_scaling").size(), std::size(report::kSweepSliceChips));
-    EXPECT_EQ(results.at("weak_scaling").size(), std::size(report::kSweepSliceChips));
+    const auto slices = report::sweepSliceChips(preset.scenario.hardware);
+    EXPECT_EQ(slices, (std::vector<std::int64_t>{16, 32, 64, 128, 256, 512, 1024, 2048, 4096}));
+    EXPECT_EQ(results.at("strong_scaling").size(), slices.size());
+    EXPECT_EQ(results.at("weak_scaling").size(), slices.size());
     EXPECT_EQ(results.at("batch_sweep").size(), data.batches.size());
     // Strong scaling keeps the global batch; weak scaling the examples per chip.
     const double perChip = double(preset.scenario.globalBatch) / double(data.result.chips);
-    for (std::size_t i = 0; i < std::size(report::kSweepSliceChips); ++i) {
-        const auto chips = double(report::kSweepSliceChips[i]);
+    for (std::size_t i = 0; i < slices.size(); ++i) {
+        const auto chips = double(slices[i]);
         EXPECT_EQ(results.at("strong_scaling")[i].at("global_batch"), preset.scenario.globalBatch);
         EXPECT_EQ(results.at("weak_scaling")[i].at("global_batch").get<double>(), perChip * chips);
     }
@@ -91,7 +93,7 @@ TEST_F(ReportTest, WritesEveryFileWithTheConfigurationEmbedded) {
         sweeps.insert(line.substr(0, line.find(',')));
         ++rows;
     }
-    EXPECT_EQ(rows, 1 + 2 * int(std::size(report::kSweepSliceChips)) + int(data.batches.size()));
+    EXPECT_EQ(rows, 1 + 2 * int(slices.size()) + int(data.batches.size()));
     EXPECT_EQ(sweeps, (std::set<std::string>{"base", "strong_scaling", "weak_scaling", "batch"}));
 
     const auto trace = nlohmann::json::parse(readFile(dir_ / "trace.json"));

@@ -173,7 +173,7 @@ TEST(Search, ResultsDoNotDependOnThreadsOrRanks) {
 // evaluates nothing; one cancelled while it runs stops after the step plans under way and keeps
 // whole plans only.
 TEST(Search, CancelStopsAfterThePlansUnderWay) {
-    const SearchSpace space(requestFor("mlperf07-resnet50-tf-4096", standardChipCounts()));
+    const SearchSpace space(requestFor("mlperf07-resnet50-tf-4096", standardChipCounts("tpu-v3")));
     std::atomic<bool> cancel{true};
     std::atomic<std::uint64_t> done{0};
     SearchOptions options;

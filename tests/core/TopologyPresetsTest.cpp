@@ -39,12 +39,12 @@ TEST(TopologyPresets, StandardSlicesByChipCount) {
         {4, {2, 2}},      {16, {4, 4}},     {32, {4, 8}},     {64, {8, 8}},     {128, {8, 16}},  {256, {16, 16}},
         {512, {16, 32}},  {1024, {32, 32}}, {2048, {64, 32}}, {4096, {128, 32}}};
     for (const auto& [chips, dims] : expected) {
-        const auto slice = standardSlice(chips);
+        const auto slice = standardSlice("tpu-v3", chips);
         EXPECT_EQ(slice.dims, dims) << chips;
     }
-    EXPECT_EQ(standardSlice(4096).wrap, (std::vector<bool>{false, true}));
-    EXPECT_EQ(standardSlice(1024).wrap, (std::vector<bool>{true, true}));
-    EXPECT_THROW(standardSlice(100), InputError);
+    EXPECT_EQ(standardSlice("tpu-v3", 4096).wrap, (std::vector<bool>{false, true}));
+    EXPECT_EQ(standardSlice("tpu-v3", 1024).wrap, (std::vector<bool>{true, true}));
+    EXPECT_THROW(standardSlice("tpu-v3", 100), InputError);
 }
 
 TEST(TopologyPresets, DimsParse) {

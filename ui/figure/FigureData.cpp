@@ -1,6 +1,7 @@
 #include "figure/FigureData.hpp"
 
 #include "report/Report.hpp"
+#include "machine/Machine.hpp"
 #include "topology/TopologyPresets.hpp"
 #include "training/LayerTable.hpp"
 #include "training/StepPlan.hpp"
@@ -49,7 +50,7 @@ std::string threeDigits(double value) {
 // "32x32, wrap-around in X and Y" for a standard slice; empty when it is not one.
 std::string sliceText(double chips) {
     try {
-        const TopologyPreset slice = standardSlice(static_cast<std::int64_t>(chips));
+        const TopologyPreset slice = standardSlice(defaultMachineName(), static_cast<std::int64_t>(chips));
         std::string dims;
         std::string wrapped;
         static const char* names = "XYZW";
@@ -72,7 +73,7 @@ std::string sliceText(double chips) {
 
 bool sliceWraps(double chips) {
     try {
-        const TopologyPreset slice = standardSlice(static_cast<std::int64_t>(chips));
+        const TopologyPreset slice = standardSlice(defaultMachineName(), static_cast<std::int64_t>(chips));
         for (const bool w : slice.wrap) {
             if (w) {
                 return true;
@@ -111,7 +112,7 @@ std::string superLinearNote(const ScalingFigure& f) {
         if (!sliceWraps(f.model.front().x) && sliceWraps(f.model[first].x)) {
             note += " The smallest slices are meshes without wrap-around links (the 16-chip "
                     "v3-32 by its system description, 32 to 256 chips by assumption: they span no "
-                    "full 32-chip ring) and larger ones wrap (resources/topologies/presets.json): "
+                    "full 32-chip ring) and larger ones wrap (resources/machines/tpu-v3.json): "
                     "the ideal line extends a mesh, which a torus beats. The points above it come "
                     "from the slices' links, not from the training itself.";
         }

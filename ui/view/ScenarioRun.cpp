@@ -20,7 +20,7 @@ bool sameView(const ViewScenario& a, const ViewScenario& b) {
 }
 
 Topology resolveViewTopology(const ViewScenario& scenario) {
-    TopologySpec spec = resolveTopology(scenario.topology, scenario.wrap, loadHardware("tpu-v3"));
+    TopologySpec spec = resolveTopology(scenario.topology, scenario.wrap, loadHardware(scenario.hardware));
     if (scenario.linkBandwidthGBps) {
         spec.linkBandwidthBps = *scenario.linkBandwidthGBps * 1e9;
     }

@@ -2,6 +2,7 @@
 
 #include "collective/CollectiveSpec.hpp"
 #include "collective/EventEngine.hpp"
+#include "machine/Machine.hpp"
 #include "scene/Replay.hpp"
 #include "topology/Topology.hpp"
 
@@ -14,6 +15,7 @@ namespace podscope::ui {
 
 // What the 3-D view shows: a topology and the collective whose traffic is replayed.
 struct ViewScenario {
+    std::string hardware = defaultMachineName();
     std::string topology = "tpu-v3-multipod"; // preset name or DIMS
     std::optional<std::string> wrap;
     // Link overrides of the training scenario (default: the hardware's).
@@ -48,7 +50,7 @@ struct ScenarioRun {
 // Same topology, collective and groups: the replay would be identical.
 bool sameView(const ViewScenario& a, const ViewScenario& b);
 
-// Resolves the topology against the TPU-v3 hardware; throws InputError for a bad preset.
+// Resolves the topology against the scenario's machine; throws InputError for a bad preset.
 Topology resolveViewTopology(const ViewScenario& scenario);
 
 // Runs the event engine and indexes its record. Throws InputError on bad input, Cancelled once

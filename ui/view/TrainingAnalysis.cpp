@@ -76,7 +76,7 @@ TrainingAnalysis analyzeTraining(const Scenario& scenario) {
     analysis.measuredBatchHigh = plan.workload->convergence.highestMeasuredBatch();
     analysis.whatIfs = whatIfs(scenario);
 
-    for (std::int64_t chips : report::kSweepSliceChips) {
+    for (std::int64_t chips : report::sweepSliceChips(scenario.hardware)) {
         Scenario point = scenario;
         useStandardSlice(point, chips);
         if (auto p = tryPoint(point, static_cast<double>(chips))) {

@@ -20,7 +20,7 @@ std::pair<std::vector<int>, std::vector<bool>> gridOf(const Scenario& s) {
 }
 
 QString sliceLabel(std::int64_t chips) {
-    const TopologyPreset slice = standardSlice(chips);
+    const TopologyPreset slice = standardSlice(defaultMachineName(), chips);
     QString dims, wrap;
     for (std::size_t d = 0; d < slice.dims.size(); ++d) {
         dims += (d ? "x" : "") + QString::number(slice.dims[d]);
@@ -38,7 +38,7 @@ std::optional<std::int64_t> standardSliceOf(const Scenario& s) {
     if (wanted.first.empty()) {
         return std::nullopt;
     }
-    for (const std::int64_t chips : standardChipCounts()) {
+    for (const std::int64_t chips : standardChipCounts(s.hardware)) {
         Scenario probe = s;
         useStandardSlice(probe, chips);
         if (gridOf(probe) == wanted) {
@@ -50,7 +50,7 @@ std::optional<std::int64_t> standardSliceOf(const Scenario& s) {
 
 SliceControl::SliceControl(const Setting& setting, QWidget* parent)
     : SettingControl(setting, new QComboBox(parent)) {
-    for (const std::int64_t chips : standardChipCounts()) {
+    for (const std::int64_t chips : standardChipCounts(defaultMachineName())) {
         box()->addItem(sliceLabel(chips), QVariant::fromValue<qlonglong>(chips));
     }
     connect(box(), &QComboBox::currentIndexChanged, this, &SettingControl::edited);

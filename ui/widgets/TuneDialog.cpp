@@ -38,8 +38,8 @@ constexpr int kProgressScale = 1000;
 
 // The chip count of the scenario's slice, or 0 when it is not a standard slice.
 std::int64_t standardChipsOf(const Scenario& scenario) {
-    for (const auto n : standardChipCounts()) {
-        const TopologyPreset slice = standardSlice(n);
+    for (const auto n : standardChipCounts(scenario.hardware)) {
+        const TopologyPreset slice = standardSlice(scenario.hardware, n);
         QStringList dims;
         for (const int d : slice.dims) {
             dims << QString::number(d);
@@ -71,7 +71,7 @@ TuneDialog::TuneDialog(ScenarioDocument& document, QWidget* parent)
 
     chips_ = new QComboBox(this);
     chips_->setObjectName(QStringLiteral("tuneChips"));
-    const auto counts = standardChipCounts();
+    const auto counts = standardChipCounts(current.hardware);
     chips_->addItem(tr("every slice (%1 to %2)").arg(counts.front()).arg(counts.back()),
                     kAllSlices);
     for (const auto n : counts) {
@@ -183,7 +183,7 @@ void TuneDialog::run() {
     request.base = current.workload == model ? current : *search::startingScenario(model);
     const qlonglong chips = chips_->currentData().toLongLong();
     if (chips == kAllSlices) {
-        request.chips = standardChipCounts();
+        request.chips = standardChipCounts(request.base.hardware);
     } else {
         request.chips = {chips};
     }

@@ -1,0 +1,107 @@
+#include "CliRunner.hpp"
+#include "machine/Machine.hpp"
+#include "training/Presets.hpp"
+
+#include <cstdio>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace podscope::cli::test {
+namespace {
+
+TEST(MachinesCli, ListsEveryMachineWithPeakHbmIciAndPod) {
+    const auto text = runCli({"machines"});
+    ASSERT_EQ(text.status, 0) << text.err;
+    const auto json = runCli({"machines", "--json"});
+    ASSERT_EQ(json.status, 0) << json.err;
+    const auto array = nlohmann::json::parse(json.out);
+    ASSERT_EQ(array.size(), machineNames().size());
+    for (const auto& m : array) {
+        const std::string name = m.at("name");
+        EXPECT_NE(text.out.find(name), std::string::npos) << name;
+        const Machine& machine = bundledMachine(name);
+        EXPECT_EQ(m.at("peak_bf16_flops_per_chip").get<double>(), machine.peakFlopsPerChip);
+        EXPECT_EQ(m.at("pod_chips").get<std::int64_t>(), machine.podChips());
+        EXPECT_GT(m.at("ici_link_Bps_per_direction").get<double>(), 0);
+        EXPECT_FALSE(m.at("facts").empty());
+        for (const auto& fact : m.at("facts")) {
+            EXPECT_FALSE(fact.at("source").get<std::string>().empty()) << fact.at("key");
+        }
+    }
+}
+
+TEST(MachinesCli, UnknownHardwareExitsTwoNamingIt) {
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"simulate", "--preset", "mlperf07-bert-jax-4096", "--hardware",
+                                   "tpu-v99"},
+          std::vector<std::string>{"collective", "--hardware", "tpu-v99"}}) {
+        const auto r = runCli(args);
+        EXPECT_EQ(r.status, 2) << args[0];
+        EXPECT_NE(r.err.find("tpu-v99"), std::string::npos) << r.err;
+    }
+    // A topology that is neither a preset nor dimensions: the machine's presets are named.
+    const auto r = runCli({"collective", "--hardware", "tpu-v4", "--topology", "cube"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("tpu-v4-pod"), std::string::npos) << r.err;
+    // Another machine's preset: its grid, with this machine's links.
+    const auto what = runCli({"collective", "--hardware", "tpu-v4", "--topology", "tpu-v3-pod"});
+    ASSERT_EQ(what.status, 0) << what.err;
+    EXPECT_NE(what.out.find("32x32"), std::string::npos) << what.out;
+    EXPECT_NE(what.out.find("45.0 GB/s"), std::string::npos) << what.out;
+}
+
+// Every bundled workload on every machine, at the machine's largest standard slice up to 4096
+// chips, with the preset's examples per replica: it runs, on the machine's chips, hosts and
+// HBM per device. Where that batch does not fit the machine's HBM (v2's 8 GiB per core), the
+// refusal names the machine's capacity and half the batch per replica is tried.
+TEST(MachinesCli, SimulateRunsEveryPresetOnEveryMachine) {
+    for (const auto& machineName : machineNames()) {
+        const Machine& m = bundledMachine(machineName);
+        std::int64_t chips = 0;
+        for (const MachineSlice& s : m.slices) {
+            if (s.chips <= 4096) {
+                chips = s.chips;
+            }
+        }
+        for (const auto& presetName : presetNames()) {
+            const Preset preset = loadPreset(presetName);
+            const auto base = runCli({"simulate", "--preset", presetName, "--json"});
+            ASSERT_EQ(base.status, 0) << presetName << base.err;
+            const auto baseJson = nlohmann::json::parse(base.out);
+            auto perReplica =
+                baseJson.at("parallelism").at("per_replica_batch").get<std::int64_t>();
+            const std::int64_t devices = chips * m.devicesPerChip();
+            const std::int64_t replicas =
+                std::max<std::int64_t>(1, devices / preset.scenario.modelParallel);
+            const double capacityGiB = m.hbmBytesPerChip / m.devicesPerChip() / (1 << 30);
+            char capacity[32];
+            std::snprintf(capacity, sizeof capacity, "has %.2f GiB", capacityGiB);
+            Outcome r;
+            while (true) {
+                r = runCli({"simulate", "--preset", presetName, "--hardware", machineName,
+                            "--chips", std::to_string(chips), "--global-batch",
+                            std::to_string(perReplica * replicas), "--json"});
+                if (r.status == 0 || perReplica == 1 ||
+                    r.err.find("of HBM per core") == std::string::npos) {
+                    break;
+                }
+                EXPECT_NE(r.err.find(capacity), std::string::npos) << r.err;
+                perReplica /= 2;
+            }
+            ASSERT_EQ(r.status, 0) << machineName << " " << presetName << ": " << r.err;
+            const auto j = nlohmann::json::parse(r.out);
+            EXPECT_EQ(j.at("chips").get<std::int64_t>(), chips) << machineName << presetName;
+            EXPECT_DOUBLE_EQ(j.at("memory").at("capacity_bytes").get<double>(),
+                             m.hbmBytesPerChip / m.devicesPerChip())
+                << machineName << " " << presetName;
+            EXPECT_EQ(
+                j.at("input").at("chips_per_host").get<double>(),
+                std::min<double>(static_cast<double>(m.chipsPerHost), static_cast<double>(chips)))
+                << machineName << " " << presetName;
+            EXPECT_GT(j.at("step_time_s").get<double>(), 0) << machineName << " " << presetName;
+        }
+    }
+}
+
+} // namespace
+} // namespace podscope::cli::test
