@@ -4,25 +4,6 @@
 #include <podscope/settings.hpp>
 
 namespace podscope::api {
-namespace {
-
-std::string typeName(SettingType type) {
-    switch (type) {
-    case SettingType::Text:
-        return "text";
-    case SettingType::Choice:
-        return "choice";
-    case SettingType::Switch:
-        return "switch";
-    case SettingType::Integer:
-        return "integer";
-    case SettingType::Number:
-        return "number";
-    }
-    return "text";
-}
-
-} // namespace
 
 std::vector<SettingInfo> settings() {
     std::vector<SettingInfo> infos;

@@ -70,7 +70,7 @@ std::vector<std::int64_t> parseChips(const std::string& text, const std::string&
     std::stringstream list(text);
     for (std::string item; std::getline(list, item, ',');) {
         const auto n = chipCount(item);
-        standardSlice(n); // InputError naming chips, with the known counts
+        standardSlice(hardware, n); // InputError naming chips, with the known counts
         chips.push_back(n);
     }
     return chips;

@@ -177,6 +177,22 @@ void writeSetting(const Setting& s, Scenario& scenario, const json& value, const
     }
 }
 
+std::string typeName(SettingType type) {
+    switch (type) {
+    case SettingType::Text:
+        return "text";
+    case SettingType::Choice:
+        return "choice";
+    case SettingType::Switch:
+        return "switch";
+    case SettingType::Integer:
+        return "integer";
+    case SettingType::Number:
+        return "number";
+    }
+    return "text";
+}
+
 std::string acceptedValues(const Setting& s) {
     const std::string unit = s.unit.empty() ? "" : " " + std::string(s.unit);
     switch (s.type) {

@@ -22,6 +22,8 @@ void writeSetting(const Setting& setting, Scenario& scenario, const nlohmann::js
 
 // For people: "1 to 1024", "bf16 or fp32", "on or off"; empty for free text.
 std::string acceptedValues(const Setting& setting);
+// "text", "choice", "switch", "integer" or "number": the docs' and the API's name of a type.
+std::string typeName(SettingType type);
 // The default: "4", "on", "as the model does"; "required" where a file must give it.
 std::string defaultValue(const Setting& setting);
 // The flag's help in both programs: the description, the accepted values and the default.

@@ -6,22 +6,6 @@
 namespace podscope {
 namespace {
 
-std::string typeName(SettingType type) {
-    switch (type) {
-    case SettingType::Text:
-        return "text";
-    case SettingType::Choice:
-        return "choice";
-    case SettingType::Switch:
-        return "switch";
-    case SettingType::Integer:
-        return "integer";
-    case SettingType::Number:
-        return "number";
-    }
-    return "";
-}
-
 std::string code(std::string_view text) {
     return text.empty() ? "" : "`" + std::string(text) + "`";
 }

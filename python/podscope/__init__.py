@@ -83,8 +83,9 @@ def layers(preset=None, config=None, **settings):
 
     result = _podscope.layers(*_source(preset, config), settings)
     frame = pandas.DataFrame(result["layers"],
-                             columns=["name", "group", "type", "forward_s", "backward_s", "flops",
-                                      "hbm_bytes", "kernels", "bound", "mxu_utilisation",
+                             columns=["name", "group", "type", "forward_s", "backward_s",
+                                      "recompute_s", "spared_bytes", "flops", "hbm_bytes",
+                                      "kernels", "bound", "mxu_utilisation",
                                       "arithmetic_intensity"])
     frame.attrs["scenario"] = result["scenario"]
     frame.attrs["examples_per_replica"] = result["examples_per_replica"]

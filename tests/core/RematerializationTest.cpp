@@ -143,7 +143,8 @@ TEST(Rematerialization, RecomputeGrowsWithTheBatchAndAlwaysFits) {
 TEST(Rematerialization, TheTimelineRunsTheRecomputeBeforeEachBackwardPass) {
     TimelineOptions o;
     o.contention = false;
-    const StepTimeline t = simulateStepTimeline(profiledBert(), o);
+    const Scenario s = profiledBert();
+    const StepTimeline t = simulateStepTimeline(s, buildStepPlan(s), o);
     EXPECT_NEAR(t.stepS / t.analyticTrainStepS, 1.0, 0.02);
     EXPECT_TRUE(t.difference.empty()) << t.difference;
 }

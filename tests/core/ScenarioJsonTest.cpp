@@ -124,14 +124,10 @@ TEST(ScenarioJson, BadFilesNameTheFieldAndLine) {
     EXPECT_EQ(
         errorOf(R"({"preset": "mlperf07-bert-tf-4096", "model_parallel": {"degree": 3}})").field(),
         "model_parallel");
-    // Impossible combinations: fewer examples than replicas; a degree without a kind.
+    // Impossible combinations: fewer examples than replicas. (A degree without a kind takes the
+    // workload's split: SeveralCoresPerReplicaWithoutAKindTakeTheWorkloadsSplit.)
     EXPECT_EQ(errorOf(R"({"preset": "mlperf07-bert-tf-4096", "global_batch": 4096})").field(),
               "global_batch");
-    EXPECT_EQ(
-        errorOf(
-            R"({"preset": "mlperf07-bert-tf-4096", "model_parallel": {"degree": 4, "kind": "none"}})")
-            .field(),
-        "model_parallel");
     {
         const auto e =
             errorOf("{\n \"preset\": \"mlperf07-bert-tf-4096\",\n \"global_batch\": 8192,\n}");

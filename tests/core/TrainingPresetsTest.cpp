@@ -130,7 +130,7 @@ TEST(TrainingPresets, OneParameterSetPerModel) {
         for (const auto& [key, value] : json.items()) {
             top.insert(key);
         }
-        EXPECT_EQ(top, (std::set<std::string>{"name", "description", "scenario", "reference"}))
+        EXPECT_EQ(top, (std::set<std::string>{"name", "title", "description", "scenario", "reference"}))
             << path;
         for (const auto& [key, value] : json.at("scenario").items()) {
             EXPECT_TRUE(configKeys.count(key))

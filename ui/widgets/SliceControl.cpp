@@ -19,8 +19,8 @@ std::pair<std::vector<int>, std::vector<bool>> gridOf(const Scenario& s) {
     }
 }
 
-QString sliceLabel(std::int64_t chips) {
-    const TopologyPreset slice = standardSlice(defaultMachineName(), chips);
+QString sliceLabel(const std::string& hardware, std::int64_t chips) {
+    const TopologyPreset slice = standardSlice(hardware, chips);
     QString dims, wrap;
     for (std::size_t d = 0; d < slice.dims.size(); ++d) {
         dims += (d ? "x" : "") + QString::number(slice.dims[d]);
@@ -50,9 +50,7 @@ std::optional<std::int64_t> standardSliceOf(const Scenario& s) {
 
 SliceControl::SliceControl(const Setting& setting, QWidget* parent)
     : SettingControl(setting, new QComboBox(parent)) {
-    for (const std::int64_t chips : standardChipCounts(defaultMachineName())) {
-        box()->addItem(sliceLabel(chips), QVariant::fromValue<qlonglong>(chips));
-    }
+    listSlices(defaultMachineName());
     connect(box(), &QComboBox::currentIndexChanged, this, &SettingControl::edited);
 }
 
@@ -60,8 +58,26 @@ QComboBox* SliceControl::box() const {
     return static_cast<QComboBox*>(widget_);
 }
 
+// The machine's standard slices, and nothing else: a grid entry of an earlier configuration
+// does not stay behind.
+void SliceControl::listSlices(const std::string& hardware) {
+    const QSignalBlocker quiet(box());
+    box()->clear();
+    for (const std::int64_t chips : standardChipCounts(hardware)) {
+        box()->addItem(sliceLabel(hardware, chips), QVariant::fromValue<qlonglong>(chips));
+    }
+    listed_ = hardware;
+}
+
 void SliceControl::show(const Scenario& s) {
     const QSignalBlocker quiet(box());
+    if (s.hardware != listed_ || box()->findData(QVariant::fromValue<qlonglong>(0)) >= 0) {
+        try {
+            listSlices(s.hardware);
+        } catch (const std::exception&) {
+            // an unknown machine: the configuration is refused and explained elsewhere
+        }
+    }
     if (const auto chips = standardSliceOf(s)) {
         box()->setCurrentIndex(box()->findData(QVariant::fromValue<qlonglong>(*chips)));
         return;

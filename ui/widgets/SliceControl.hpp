@@ -24,6 +24,10 @@ public:
     void show(const Scenario& scenario) override;
     void apply(Scenario& scenario) const override;
     QString editText() const override;
+
+private:
+    void listSlices(const std::string& hardware);
+    std::string listed_; // the machine whose slices the box lists
 };
 
 } // namespace podscope::ui
