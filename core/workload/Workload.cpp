@@ -122,7 +122,10 @@ Workload loadWorkload(const std::string& name) {
         }
         throw InputError("workload", "unknown workload '" + name + "' (known: " + known + ")");
     }
-    const auto json = nlohmann::json::parse(text);
+    return parseWorkload(nlohmann::json::parse(text), file);
+}
+
+Workload parseWorkload(const nlohmann::json& json, const std::string& file) {
     Workload w;
     w.name = json.at("name").get<std::string>();
     w.description = json.value("description", "");

@@ -2,6 +2,7 @@
 
 #include "workload/Convergence.hpp"
 #include "workload/LayerGraph.hpp"
+#include "workload/UnmappedOperator.hpp"
 
 #include <map>
 #include <string>
@@ -58,6 +59,8 @@ struct Workload {
     std::map<std::string, double> inRunStartupS;
     InputCost input;
     Convergence convergence;
+    // Operators of an imported model that map to no layer (empty for hand-written graphs).
+    std::vector<UnmappedOperator> unmapped;
 
     const EvalSchedule& evalSchedule(const std::string& framework) const;
     double startupS(const std::string& framework) const;
@@ -72,6 +75,8 @@ struct Workload {
 
 // Throws InputError for an unknown name.
 Workload loadWorkload(const std::string& name);
+// A workload document (resources/workloads/*.json, docs/workloads.md); `file` names it in errors.
+Workload parseWorkload(const nlohmann::json& json, const std::string& file);
 std::vector<std::string> workloadNames();
 
 std::string toString(ModelParallelKind kind);
