@@ -4,7 +4,7 @@
 #include "calibration/Calibration.hpp"
 #include "common/InputError.hpp"
 #include "machine/Machine.hpp"
-#include "report/AtomicFile.hpp"
+#include "common/AtomicFile.hpp"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -68,7 +68,7 @@ void runCalibrateCommand(const CalibrateOptions& o, std::ostream& out) {
     const std::string& fit = bundledMachine(defaultMachineName()).calibrationFit;
     const CalibrationReport report = calibrate(loadCalibrationPoints(fit));
     if (o.write) {
-        report::writeFileAtomically(*o.write, calibrationFileText(report, fit), "write");
+        writeFileAtomically(*o.write, calibrationFileText(report, fit), "write");
     }
     if (!o.json) {
         printText(report, out);

@@ -11,7 +11,7 @@
 #include "common/InputError.hpp"
 #include "common/Units.hpp"
 #include "machine/Machine.hpp"
-#include "report/AtomicFile.hpp"
+#include "common/AtomicFile.hpp"
 #include "topology/TopologyPresets.hpp"
 #include "trace/CollectiveTraceFile.hpp"
 
@@ -177,7 +177,7 @@ void runCollectiveCommand(const CollectiveOptions& o, std::ostream& out) {
         }
         const std::string text =
             trace::buildCollectiveTrace(topology, spec, simulation->record).dump();
-        report::writeFileAtomically(o.trace, text, "trace");
+        writeFileAtomically(o.trace, text, "trace");
     }
     std::optional<FunctionalCheck> check;
     if (o.verify) {

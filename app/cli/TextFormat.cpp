@@ -1,15 +1,12 @@
 #include "TextFormat.hpp"
 
+#include "common/NumberFormat.hpp"
+
 #include <cmath>
-#include <cstdio>
 
 namespace podscope::cli {
 
-std::string formatNumber(double value, int precision) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", precision, value);
-    return buffer;
-}
+std::string formatNumber(double value, int precision) { return fixedDecimals(value, precision); }
 
 std::string formatDuration(double seconds) {
     const double magnitude = std::fabs(seconds);

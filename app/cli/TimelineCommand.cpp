@@ -5,7 +5,7 @@
 #include "TextFormat.hpp"
 #include "api/TimelineRun.hpp"
 #include "common/InputError.hpp"
-#include "report/AtomicFile.hpp"
+#include "common/AtomicFile.hpp"
 #include "timeline/StepTimeline.hpp"
 #include "trace/TimelineTrace.hpp"
 #include "training/StepPlan.hpp"
@@ -175,7 +175,7 @@ void runTimelineCommand(const TimelineCommandOptions& o, std::ostream& out, std:
     std::string written;
     if (o.out) {
         const std::string text = trace::buildTimelineTrace(s, plan, t, traceOptions).dump();
-        report::writeFileAtomically(*o.out, text, "out");
+        writeFileAtomically(*o.out, text, "out");
         written = "Wrote " + *o.out + " (" + std::to_string(text.size() / 1024) +
                   " KiB; open it in ui.perfetto.dev)\n";
     }

@@ -4,7 +4,7 @@
 #include "OutputPaths.hpp"
 #include "TextFormat.hpp"
 #include "common/InputError.hpp"
-#include "report/AtomicFile.hpp"
+#include "common/AtomicFile.hpp"
 #include "timeline/StepTimeline.hpp"
 #include "trace/StepTrace.hpp"
 #include "trace/TimelineTrace.hpp"
@@ -59,7 +59,7 @@ void runTraceCommand(const TraceOptions& o, std::ostream& out, std::ostream& err
         trace::TimelineTraceOptions options;
         options.timeBins = o.bins;
         const std::string text = trace::buildTimelineTrace(s, plan, t, options).dump();
-        report::writeFileAtomically(o.out, text, "out");
+        writeFileAtomically(o.out, text, "out");
         out << "Wrote " << o.out << " (" << text.size() / 1024 << " KiB)\n";
         return;
     }
@@ -72,7 +72,7 @@ void runTraceCommand(const TraceOptions& o, std::ostream& out, std::ostream& err
     options.withGradientCollective = !o.noCollective;
     options.timeBins = o.bins;
     const std::string text = trace::buildStepTrace(s, r, options).dump();
-    report::writeFileAtomically(o.out, text, "out");
+    writeFileAtomically(o.out, text, "out");
     out << "Wrote " << o.out << " (" << text.size() / 1024 << " KiB)\n";
 }
 

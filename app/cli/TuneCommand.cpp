@@ -6,7 +6,7 @@
 #include "TuneText.hpp"
 #include "api/TunePlan.hpp"
 #include "common/InputError.hpp"
-#include "report/AtomicFile.hpp"
+#include "common/AtomicFile.hpp"
 #include "search/Search.hpp"
 #include "search/TuneReport.hpp"
 
@@ -246,7 +246,7 @@ int runTuneCommand(const TuneOptions& o, std::ostream& out, std::ostream& err) {
                              : o.csv ? tuneCsv(report)
                                      : tuneText(report);
     if (o.out) {
-        report::writeFileAtomically(*o.out, text, "out");
+        writeFileAtomically(*o.out, text, "out");
     } else {
         out << text;
     }

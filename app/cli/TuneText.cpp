@@ -1,5 +1,7 @@
 #include "TuneText.hpp"
 
+#include "common/NumberFormat.hpp"
+
 #include <iomanip>
 #include <sstream>
 
@@ -7,12 +9,6 @@ namespace podscope::cli {
 namespace {
 
 using namespace search;
-
-std::string number(double v) {
-    std::ostringstream s;
-    s << std::setprecision(9) << v;
-    return s.str();
-}
 
 // The settings that matter to a reader, on one line.
 std::string settingsLine(const std::array<std::string, kDimensionCount>& s) {
@@ -105,12 +101,12 @@ std::string tuneCsv(const TuneReport& r) {
         for (const auto& value : row.settings) {
             out << "," << value;
         }
-        out << "," << number(objectiveValue(r.settings.objective, row.score)) << ","
-            << number(t.timeToTrainS) << "," << number(t.stepTimeS) << ","
-            << number(t.throughputExamplesPerS) << ","
-            << number(t.timeToTrainS * static_cast<double>(t.chips));
+        out << "," << roundTripDigits(objectiveValue(r.settings.objective, row.score)) << ","
+            << roundTripDigits(t.timeToTrainS) << "," << roundTripDigits(t.stepTimeS) << ","
+            << roundTripDigits(t.throughputExamplesPerS) << ","
+            << roundTripDigits(t.timeToTrainS * static_cast<double>(t.chips));
         for (const BreakdownPart& part : kBreakdownParts) {
-            out << "," << number(t.breakdown.*part.seconds);
+            out << "," << roundTripDigits(t.breakdown.*part.seconds);
         }
         std::string why = row.whyBeatsNext;
         for (char& c : why) {
@@ -118,8 +114,8 @@ std::string tuneCsv(const TuneReport& r) {
                 c = ';';
             }
         }
-        out << "," << (row.confirmed ? number(row.timelineStepS) : "") << ","
-            << (row.confirmed ? number(row.timelineTimeToTrainS) : "") << "," << why << "\n";
+        out << "," << (row.confirmed ? roundTripDigits(row.timelineStepS) : "") << ","
+            << (row.confirmed ? roundTripDigits(row.timelineTimeToTrainS) : "") << "," << why << "\n";
     }
     for (std::size_t i = 0; i < r.front.size(); ++i) {
         const FrontPoint& p = r.front[i];
@@ -127,8 +123,8 @@ std::string tuneCsv(const TuneReport& r) {
         for (const auto& value : p.settings) {
             out << "," << value;
         }
-        out << ",," << number(p.timeToTrainS) << ",," << number(p.throughputExamplesPerS) << ","
-            << number(p.chipSeconds);
+        out << ",," << roundTripDigits(p.timeToTrainS) << ",," << roundTripDigits(p.throughputExamplesPerS) << ","
+            << roundTripDigits(p.chipSeconds);
         for (std::size_t k = 0; k < std::size(kBreakdownParts); ++k) {
             out << ",";
         }

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "demo/ChartKind.hpp"
+#include "figure/ChartKind.hpp"
 #include "demo/DemoScript.hpp"
 #include "export/ViewFigure.hpp"
 #include "scene/SceneLayout.hpp"

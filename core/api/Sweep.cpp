@@ -1,3 +1,4 @@
+#include "analysis/ScalingSweeps.hpp"
 #include "common/InputError.hpp"
 #include "common/Limits.hpp"
 #include "settings/ScenarioSettings.hpp"
@@ -95,23 +96,17 @@ std::vector<SweepRow> sweep(const SweepRequest& request) {
                                                   ? std::vector{base.scenario().globalBatch}
                                                   : request.globalBatches;
     std::vector<SweepRow> rows;
-    for (const auto chips : request.chips) {
-        Scenario withChips = base.scenario();
-        useStandardSlice(withChips, chips); // an unknown chip count fails the sweep: a typo
-        for (const auto batch : batches) {
-            Scenario s = withChips;
-            s.globalBatch = batch;
-            try {
-                rows.push_back(rowOf(chips, batch, simulateTraining(s)));
-            } catch (const InputError& e) {
-                SweepRow row;
-                row.chips = chips;
-                row.globalBatch = batch;
-                row.error = e.what();
-                row.json = {{"chips", chips}, {"global_batch", batch}, {"error", row.error}};
-                rows.push_back(std::move(row));
-            }
+    for (const analysis::SweepPoint& p : analysis::sweepGrid(base.scenario(), request.chips, batches)) {
+        if (p.result) {
+            rows.push_back(rowOf(p.chips, p.globalBatch, *p.result));
+            continue;
         }
+        SweepRow row;
+        row.chips = p.chips;
+        row.globalBatch = p.globalBatch;
+        row.error = p.error;
+        row.json = {{"chips", p.chips}, {"global_batch", p.globalBatch}, {"error", row.error}};
+        rows.push_back(std::move(row));
     }
     return rows;
 }

@@ -1,8 +1,11 @@
 #include "report/Report.hpp"
 
+#include "analysis/ScalingSweeps.hpp"
+#include "analysis/SweepGrid.hpp"
+
+#include "common/AtomicFile.hpp"
 #include "common/InputError.hpp"
-#include "report/AtomicFile.hpp"
-#include "report/Sweeps.hpp"
+#include "common/NumberFormat.hpp"
 #include "trace/StepTrace.hpp"
 #include "training/ScenarioJson.hpp"
 #include "training/TrainingJson.hpp"
@@ -15,28 +18,6 @@
 
 namespace podscope::report {
 namespace {
-
-SweepPoint evaluate(const Scenario& base, std::int64_t chips, std::int64_t batch, bool setSlice) {
-    SweepPoint p{chips, batch, std::nullopt, "", std::nullopt};
-    Scenario s = base;
-    try {
-        if (setSlice) {
-            useStandardSlice(s, chips);
-        }
-        s.globalBatch = batch;
-        p.result = simulateTraining(s);
-    } catch (const InputError& e) {
-        p.error = e.what();
-        try {
-            if (const StepPlan plan = buildStepPlanUnchecked(s); !plan.memory.fits()) {
-                p.exceedsHbm = plan.memory;
-            }
-        } catch (const InputError&) {
-            // refused for another reason first
-        }
-    }
-    return p;
-}
 
 // Escapes &, <, >, " for HTML text and attributes.
 std::string htmlEscape(const std::string& text) {
@@ -63,13 +44,7 @@ std::string htmlEscape(const std::string& text) {
     return out;
 }
 
-std::string number(double v, int precision = 6) {
-    std::ostringstream s;
-    s << std::setprecision(precision) << v;
-    return s.str();
-}
-
-nlohmann::json pointsJson(const std::vector<SweepPoint>& points) {
+nlohmann::json pointsJson(const std::vector<analysis::SweepPoint>& points) {
     auto array = nlohmann::json::array();
     for (const auto& p : points) {
         nlohmann::json j = p.result ? toJson(*p.result) : nlohmann::json::object();
@@ -95,55 +70,23 @@ ReportData computeReport(const Scenario& scenario, const std::optional<Preset>& 
     ReportData d;
     d.scenario = scenario;
     d.preset = preset;
-    d.result = simulateTraining(scenario);
-    const double batchPerChip =
-        static_cast<double>(scenario.globalBatch) / static_cast<double>(d.result.chips);
-    const auto batches = sweepBatches(d.result.plan.replicas, scenario.globalBatch);
-    const std::vector<std::int64_t> slices = sweepSliceChips(scenario.hardware);
-    const std::size_t total = 2 * slices.size() + batches.size();
+    const StepPlan plan = buildStepPlan(scenario);
+    d.result = evaluateStepPlan(plan, scenario);
+    d.layers = layerTable(plan);
+    d.roofs = analysis::coreRoofs(plan);
+    const std::size_t total = 2 * analysis::sweepSliceChips(scenario.hardware).size() +
+                              analysis::sweepBatches(d.result.plan.replicas, scenario.globalBatch).size();
     std::size_t done = 0;
-    auto tick = [&](const std::string& what) {
+    const analysis::SweepProgress tick = [&](const std::string& what) {
         ++done;
         if (progress) {
             progress("[" + std::to_string(done) + "/" + std::to_string(total) + "] " + what);
         }
     };
-    for (const auto chips : slices) {
-        d.strongScaling.push_back(evaluate(scenario, chips, scenario.globalBatch, true));
-        tick("strong scaling: " + std::to_string(chips) + " chips, global batch " +
-             std::to_string(scenario.globalBatch));
-    }
-    for (const auto chips : slices) {
-        const auto batch =
-            std::max<std::int64_t>(1, std::llround(batchPerChip * static_cast<double>(chips)));
-        d.weakScaling.push_back(evaluate(scenario, chips, batch, true));
-        tick("weak scaling: " + std::to_string(chips) + " chips, global batch " +
-             std::to_string(batch));
-    }
-    for (const auto batch : batches) {
-        d.batches.push_back(evaluate(scenario, d.result.chips, batch, false));
-        tick("batch: global batch " + std::to_string(batch) + " on " +
-             std::to_string(d.result.chips) + " chips");
-    }
-    for (const auto& name : presetNames()) {
-        const Preset p = loadPreset(name);
-        if (p.scenario.workload != scenario.workload) {
-            continue;
-        }
-        MeasuredPoint m;
-        m.preset = name;
-        m.globalBatch = p.scenario.globalBatch;
-        m.timeToTrainS = p.reference.timeToTrainS;
-        try {
-            m.chips = simulateTraining(p.scenario).chips;
-        } catch (const InputError&) {
-            continue;
-        }
-        if (p.reference.stepTimeS && *p.reference.stepTimeS > 0) {
-            m.throughputExamplesPerS = static_cast<double>(m.globalBatch) / *p.reference.stepTimeS;
-        }
-        d.measured.push_back(m);
-    }
+    d.strongScaling = analysis::strongScaling(scenario, tick);
+    d.weakScaling = analysis::weakScaling(scenario, d.result, tick);
+    d.batches = analysis::batchSweep(scenario, d.result, tick);
+    d.measured = analysis::measuredPoints(scenario.workload);
     return d;
 }
 
@@ -171,12 +114,12 @@ std::string resultsCsv(const ReportData& d) {
     s << "# scenario: " << toJson(d.scenario).dump() << "\n";
     s << "sweep,chips,global_batch,time_to_train_s,step_time_s,throughput_examples_per_s,"
          "bottleneck,error\n";
-    auto rows = [&](const char* name, const std::vector<SweepPoint>& points) {
+    auto rows = [&](const char* name, const std::vector<analysis::SweepPoint>& points) {
         for (const auto& p : points) {
             s << name << "," << p.chips << "," << p.globalBatch << ",";
             if (p.result) {
-                s << number(p.result->timeToTrainS, 9) << "," << number(p.result->stepTimeS, 9)
-                  << "," << number(p.result->throughputExamplesPerS, 9) << ","
+                s << roundTripDigits(p.result->timeToTrainS, 9) << "," << roundTripDigits(p.result->stepTimeS, 9)
+                  << "," << roundTripDigits(p.result->throughputExamplesPerS, 9) << ","
                   << p.result->bottleneck << ",";
             } else {
                 std::string message = p.error;
@@ -186,7 +129,7 @@ std::string resultsCsv(const ReportData& d) {
             s << "\n";
         }
     };
-    rows("base", {SweepPoint{d.result.chips, d.scenario.globalBatch, d.result, "", std::nullopt}});
+    rows("base", {analysis::SweepPoint{d.result.chips, d.scenario.globalBatch, d.result, "", std::nullopt}});
     rows("strong_scaling", d.strongScaling);
     rows("weak_scaling", d.weakScaling);
     rows("batch", d.batches);
@@ -211,30 +154,30 @@ std::string reportHtml(const ReportData& d, const std::vector<ReportFigure>& fig
     }
     h << "<h2>Configuration</h2>\n<pre id=\"configuration\">"
       << htmlEscape(toJson(d.scenario).dump(2)) << "</pre>\n";
-    h << "<h2>Result</h2>\n<p>Time to train <b>" << number(r.timeToTrainS, 4)
-      << " s</b>, step time " << number(r.stepTimeS * 1e3, 4) << " ms, "
-      << number(r.throughputExamplesPerS, 6) << " examples/s on " << r.chips << " chips.</p>\n";
+    h << "<h2>Result</h2>\n<p>Time to train <b>" << significantDigits(r.timeToTrainS, 4)
+      << " s</b>, step time " << significantDigits(r.stepTimeS * 1e3, 4) << " ms, "
+      << significantDigits(r.throughputExamplesPerS, 6) << " examples/s on " << r.chips << " chips.</p>\n";
     h << "<p id=\"bottleneck\">Bottleneck: <b>" << htmlEscape(r.bottleneck) << "</b></p>\n";
     h << "<table id=\"breakdown\"><tr><th>part</th><th>ms per step</th><th>share</th></tr>\n";
     for (const BreakdownPart& part : kBreakdownParts) {
         const char* name = part.label;
         const double v = b.*part.seconds;
-        h << "<tr><th>" << name << "</th><td>" << number(v * 1e3, 4) << "</td><td>"
-          << number(100 * v / r.stepTimeS, 3) << " %</td></tr>\n";
+        h << "<tr><th>" << name << "</th><td>" << significantDigits(v * 1e3, 4) << "</td><td>"
+          << significantDigits(100 * v / r.stepTimeS, 3) << " %</td></tr>\n";
     }
     h << "</table>\n";
     if (d.preset) {
         const auto& ref = d.preset->reference;
         h << "<h2>Comparison with the measured MLPerf v0.7 result</h2>\n<table id=\"reference\">"
           << "<tr><th></th><th>simulated</th><th>measured</th><th>difference</th></tr>\n"
-          << "<tr><th>time to train (s)</th><td>" << number(r.timeToTrainS, 4) << "</td><td>"
-          << number(ref.timeToTrainS, 4) << "</td><td>"
-          << number(deviation(r.timeToTrainS, ref.timeToTrainS), 3) << " %</td></tr>\n";
+          << "<tr><th>time to train (s)</th><td>" << significantDigits(r.timeToTrainS, 4) << "</td><td>"
+          << significantDigits(ref.timeToTrainS, 4) << "</td><td>"
+          << significantDigits(deviation(r.timeToTrainS, ref.timeToTrainS), 3) << " %</td></tr>\n";
         if (ref.stepTimeS) {
             const double sim = ref.stepTimeIncludesEval ? r.stepTimeS : r.trainStepS;
-            h << "<tr><th>step time (ms)</th><td>" << number(sim * 1e3, 4) << "</td><td>"
-              << number(*ref.stepTimeS * 1e3, 4) << "</td><td>"
-              << number(deviation(sim, *ref.stepTimeS), 3) << " %</td></tr>\n";
+            h << "<tr><th>step time (ms)</th><td>" << significantDigits(sim * 1e3, 4) << "</td><td>"
+              << significantDigits(*ref.stepTimeS * 1e3, 4) << "</td><td>"
+              << significantDigits(deviation(sim, *ref.stepTimeS), 3) << " %</td></tr>\n";
         }
         h << "</table>\n<p>Source: " << htmlEscape(ref.source) << "</p>\n";
     }

@@ -1,5 +1,9 @@
 #pragma once
 
+#include "analysis/CoreRoofs.hpp"
+#include "analysis/MeasuredPoints.hpp"
+#include "analysis/SweepPoint.hpp"
+#include "training/LayerTable.hpp"
 #include "training/Presets.hpp"
 #include "training/Scenario.hpp"
 #include "training/StepModel.hpp"
@@ -12,33 +16,18 @@
 
 namespace podscope::report {
 
-struct SweepPoint {
-    std::int64_t chips = 0;
-    std::int64_t globalBatch = 0;
-    std::optional<TrainingResult> result; // empty when the point is impossible
-    std::string error;
-    // A refusal because the configuration does not fit in HBM: what a core would need.
-    std::optional<MemoryUse> exceedsHbm;
-};
-
-// A measured MLPerf v0.7 point of the same model (from the bundled presets).
-struct MeasuredPoint {
-    std::string preset;
-    std::int64_t chips = 0;
-    std::int64_t globalBatch = 0;
-    double timeToTrainS = 0;
-    std::optional<double> throughputExamplesPerS; // when the preset has a measured step time
-};
-
-// The sweeps are the app's (report/Sweeps.hpp), so that the report's figures are the app's.
+// The sweeps are the app's (core/analysis), so that the report's figures are the app's. The
+// result, the layer table and the roofs come from one step plan.
 struct ReportData {
     Scenario scenario;
     std::optional<Preset> preset; // the preset the report was made from, if any
     TrainingResult result;
-    std::vector<SweepPoint> strongScaling; // standard slices 16 ... 4096, the same global batch
-    std::vector<SweepPoint> weakScaling;   // standard slices, the same examples per chip
-    std::vector<SweepPoint> batches;       // the scenario's slice, 1 to 2048 examples per replica
-    std::vector<MeasuredPoint> measured;
+    std::vector<LayerRow> layers;
+    analysis::CoreRoofs roofs;
+    std::vector<analysis::SweepPoint> strongScaling; // standard slices 16 ... 4096, same batch
+    std::vector<analysis::SweepPoint> weakScaling;   // standard slices, same examples per chip
+    std::vector<analysis::SweepPoint> batches; // the scenario's slice, 1 to 2048 per replica
+    std::vector<analysis::MeasuredPoint> measured;
 };
 
 // A chart of the report, drawn by whoever links a chart renderer (podscope-cli and the app draw

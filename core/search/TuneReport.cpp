@@ -7,18 +7,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include "common/NumberFormat.hpp"
+
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <tuple>
 
 namespace podscope::search {
 namespace {
-
-std::string threeDigits(double value) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.3g", value);
-    return text;
-}
 
 // The objective split into parts that add up to it (per-example step time for throughput), so
 // that two configurations can be compared part by part.
@@ -52,7 +48,7 @@ std::string partAmount(Objective objective, double value) {
     case Objective::Throughput:
         return formatSeconds(value) + " per example";
     case Objective::ChipSeconds:
-        return threeDigits(value) + " chip-s";
+        return significantDigits(value) + " chip-s";
     case Objective::TimeToTrain:
         break;
     }
@@ -78,7 +74,7 @@ std::string whyBeats(const RankedConfiguration& a, const RankedConfiguration& b,
         std::abs(objectiveValue(objective, b.score) - objectiveValue(objective, a.score));
     const double relative = lead / std::abs(objectiveValue(objective, b.score));
     std::string text = "beats " + next + " by " + formatObjective(objective, lead) + " (" +
-                       threeDigits(100 * relative) + " %): " + pa[most].first + " " +
+                       significantDigits(100 * relative) + " %): " + pa[most].first + " " +
                        partAmount(objective, pb[most].second - pa[most].second) + " less";
     std::string differs;
     for (int d = 0; d < kDimensionCount; ++d) {
@@ -142,19 +138,19 @@ std::string toString(ParetoAxis axis) {
 std::string formatSeconds(double seconds) {
     const double magnitude = std::abs(seconds);
     if (magnitude != 0 && magnitude < 1e-3) {
-        return threeDigits(seconds * 1e6) + " µs";
+        return significantDigits(seconds * 1e6) + " µs";
     }
     if (magnitude != 0 && magnitude < 1) {
-        return threeDigits(seconds * 1e3) + " ms";
+        return significantDigits(seconds * 1e3) + " ms";
     }
-    return threeDigits(seconds) + " s";
+    return significantDigits(seconds) + " s";
 }
 
 std::string formatObjective(Objective objective, double value) {
     if (objective == Objective::TimeToTrain) {
         return formatSeconds(value);
     }
-    return threeDigits(value) + " " + objectiveUnit(objective);
+    return significantDigits(value) + " " + objectiveUnit(objective);
 }
 
 TuneReport buildTuneReport(const SearchSpace& space, const SearchTally& tally,

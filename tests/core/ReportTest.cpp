@@ -1,6 +1,6 @@
 #include "report/Report.hpp"
 
-#include "report/Sweeps.hpp"
+#include "analysis/SweepGrid.hpp"
 #include "training/Presets.hpp"
 #include "training/ScenarioJson.hpp"
 
@@ -66,7 +66,7 @@ TEST_F(ReportTest, WritesEveryFileWithTheConfigurationEmbedded) {
     const auto results = nlohmann::json::parse(readFile(dir_ / "results.json"));
     EXPECT_EQ(parseScenario(results.at("scenario").dump(), "results.json").globalBatch,
               preset.scenario.globalBatch);
-    const auto slices = report::sweepSliceChips(preset.scenario.hardware);
+    const auto slices = analysis::sweepSliceChips(preset.scenario.hardware);
     EXPECT_EQ(slices, (std::vector<std::int64_t>{16, 32, 64, 128, 256, 512, 1024, 2048, 4096}));
     EXPECT_EQ(results.at("strong_scaling").size(), slices.size());
     EXPECT_EQ(results.at("weak_scaling").size(), slices.size());
@@ -135,7 +135,7 @@ TEST_F(ReportTest, WithoutAChartRendererSaysSoAndWritesTheRest) {
 }
 
 TEST(ReportSweeps, BatchesGiveEveryReplicaTheSameWholeNumberOfExamples) {
-    const auto batches = report::sweepBatches(512, 3 * 512);
+    const auto batches = analysis::sweepBatches(512, 3 * 512);
     ASSERT_EQ(batches.size(), 13u); // 1 ... 2048 per replica, and 3 per replica
     EXPECT_TRUE(std::is_sorted(batches.begin(), batches.end()));
     for (const auto b : batches) {
@@ -143,7 +143,7 @@ TEST(ReportSweeps, BatchesGiveEveryReplicaTheSameWholeNumberOfExamples) {
     }
     EXPECT_EQ(batches.front(), 512);
     EXPECT_EQ(batches.back(), 2048 * 512);
-    EXPECT_EQ(report::sweepBatches(512, 1024).size(), 12u); // already in the sweep
+    EXPECT_EQ(analysis::sweepBatches(512, 1024).size(), 12u); // already in the sweep
 }
 
 TEST_F(ReportTest, SameConfigurationGivesTheSameNumbers) {

@@ -3,6 +3,7 @@
 #include "charts/FigureAxis.hpp"
 #include "charts/FigureFrame.hpp"
 #include "charts/FigureStyle.hpp"
+#include "common/NumberFormat.hpp"
 #include "figure/Palette.hpp"
 #include "view/TrainingAnalysis.hpp"
 
@@ -33,7 +34,7 @@ constexpr UnitStyle kUnits[] = {
 };
 
 QString threeDigits(double value) {
-    return QString::number(value, 'g', 3);
+    return QString::fromStdString(significantDigits(value));
 }
 
 } // namespace

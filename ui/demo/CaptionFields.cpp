@@ -1,6 +1,7 @@
 #include "demo/CaptionFields.hpp"
 
 #include "common/InputError.hpp"
+#include "common/NumberFormat.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -10,63 +11,44 @@
 namespace podscope::ui {
 namespace {
 
-std::string fixed(double value, int decimals) {
-    char text[64];
-    std::snprintf(text, sizeof text, "%.*f", decimals, value);
-    return text;
-}
-
-// Thousands separated by commas: "31,744".
-std::string grouped(double value) {
-    const std::string digits = fixed(std::abs(std::round(value)), 0);
-    std::string out = value <= -0.5 ? "-" : "";
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) {
-            out += ',';
-        }
-        out += digits[i];
-    }
-    return out;
-}
-
 // A whole number without decimals, a fraction with two: "16", "0.25".
 std::string count(double value) {
-    return std::abs(value - std::round(value)) < 1e-9 ? grouped(value) : fixed(value, 2);
+    return std::abs(value - std::round(value)) < 1e-9 ? groupDigits(value) : fixedDecimals(value, 2);
 }
 
 using Field = std::function<std::string(const Scenario&, const TrainingResult&)>;
 
 const std::map<std::string, Field>& fields() {
     static const std::map<std::string, Field> table{
-        {"chips", [](const Scenario&, const TrainingResult& r) { return grouped(static_cast<double>(r.chips)); }},
-        {"cores", [](const Scenario&, const TrainingResult& r) { return grouped(static_cast<double>(r.plan.cores)); }},
-        {"replicas", [](const Scenario&, const TrainingResult& r) { return grouped(static_cast<double>(r.plan.replicas)); }},
+        {"chips", [](const Scenario&, const TrainingResult& r) { return groupDigits(static_cast<double>(r.chips)); }},
+        {"cores", [](const Scenario&, const TrainingResult& r) { return groupDigits(static_cast<double>(r.plan.cores)); }},
+        {"replicas", [](const Scenario&, const TrainingResult& r) { return groupDigits(static_cast<double>(r.plan.replicas)); }},
         {"cores_per_replica", [](const Scenario&, const TrainingResult& r) { return std::to_string(r.plan.modelParallel); }},
-        {"global_batch", [](const Scenario& s, const TrainingResult&) { return grouped(static_cast<double>(s.globalBatch)); }},
+        {"global_batch", [](const Scenario& s, const TrainingResult&) { return groupDigits(static_cast<double>(s.globalBatch)); }},
         {"per_core_batch", [](const Scenario&, const TrainingResult& r) { return count(r.plan.examplesPerCore); }},
-        {"step_ms", [](const Scenario&, const TrainingResult& r) { return fixed(r.stepTimeS * 1e3, 2); }},
-        {"compute_ms", [](const Scenario&, const TrainingResult& r) { return fixed(r.breakdown.compute * 1e3, 2); }},
-        {"sync_ms", [](const Scenario&, const TrainingResult& r) { return fixed(r.gradientSyncS * 1e3, 3); }},
-        {"exposed_sync_ms", [](const Scenario&, const TrainingResult& r) { return fixed(r.breakdown.gradientSyncExposed * 1e3, 3); }},
-        {"model_parallel_ms", [](const Scenario&, const TrainingResult& r) { return fixed(r.breakdown.modelParallelComm * 1e3, 3); }},
-        {"optimizer_us", [](const Scenario&, const TrainingResult& r) { return fixed(r.breakdown.optimizer * 1e6, 1); }},
-        {"optimizer_ms", [](const Scenario&, const TrainingResult& r) { return fixed(r.breakdown.optimizer * 1e3, 3); }},
-        {"input_stall_ms", [](const Scenario&, const TrainingResult& r) { return fixed(r.breakdown.inputStall * 1e3, 2); }},
+        {"step_ms", [](const Scenario&, const TrainingResult& r) { return fixedDecimals(r.stepTimeS * 1e3, 2); }},
+        {"compute_ms", [](const Scenario&, const TrainingResult& r) { return fixedDecimals(r.breakdown.compute * 1e3, 2); }},
+        {"sync_ms", [](const Scenario&, const TrainingResult& r) { return fixedDecimals(r.gradientSyncS * 1e3, 3); }},
+        {"exposed_sync_ms", [](const Scenario&, const TrainingResult& r) { return fixedDecimals(r.breakdown.gradientSyncExposed * 1e3, 3); }},
+        {"model_parallel_ms", [](const Scenario&, const TrainingResult& r) { return fixedDecimals(r.breakdown.modelParallelComm * 1e3, 3); }},
+        {"optimizer_us", [](const Scenario&, const TrainingResult& r) { return fixedDecimals(r.breakdown.optimizer * 1e6, 1); }},
+        {"optimizer_ms", [](const Scenario&, const TrainingResult& r) { return fixedDecimals(r.breakdown.optimizer * 1e3, 3); }},
+        {"input_stall_ms", [](const Scenario&, const TrainingResult& r) { return fixedDecimals(r.breakdown.inputStall * 1e3, 2); }},
         {"evaluations", [](const Scenario&, const TrainingResult& r) { return std::to_string(r.evaluations); }},
-        {"evaluation_s", [](const Scenario&, const TrainingResult& r) { return fixed(r.evaluationS, 2); }},
-        {"eval_ms", [](const Scenario&, const TrainingResult& r) { return fixed(r.breakdown.evalAmortized * 1e3, 3); }},
-        {"throughput", [](const Scenario&, const TrainingResult& r) { return grouped(r.throughputExamplesPerS); }},
-        {"time_to_train_s", [](const Scenario&, const TrainingResult& r) { return fixed(r.timeToTrainS, 1); }},
-        {"time_to_train_min", [](const Scenario&, const TrainingResult& r) { return fixed(r.timeToTrainS / 60, 1); }},
-        {"epochs", [](const Scenario&, const TrainingResult& r) { return fixed(r.epochs, 1); }},
-        {"steps", [](const Scenario&, const TrainingResult& r) { return grouped(static_cast<double>(r.steps)); }},
-        {"efficiency_pct", [](const Scenario&, const TrainingResult& r) { return fixed(r.computeEfficiency * 100, 1); }},
+        {"evaluation_s", [](const Scenario&, const TrainingResult& r) { return fixedDecimals(r.evaluationS, 2); }},
+        {"eval_ms", [](const Scenario&, const TrainingResult& r) { return fixedDecimals(r.breakdown.evalAmortized * 1e3, 3); }},
+        {"throughput", [](const Scenario&, const TrainingResult& r) { return groupDigits(r.throughputExamplesPerS); }},
+        {"time_to_train_s", [](const Scenario&, const TrainingResult& r) { return fixedDecimals(r.timeToTrainS, 1); }},
+        {"time_to_train_min", [](const Scenario&, const TrainingResult& r) { return fixedDecimals(r.timeToTrainS / 60, 1); }},
+        {"epochs", [](const Scenario&, const TrainingResult& r) { return fixedDecimals(r.epochs, 1); }},
+        {"steps", [](const Scenario&, const TrainingResult& r) { return groupDigits(static_cast<double>(r.steps)); }},
+        {"efficiency_pct", [](const Scenario&, const TrainingResult& r) { return fixedDecimals(r.computeEfficiency * 100, 1); }},
         {"bottleneck", [](const Scenario&, const TrainingResult& r) { return r.bottleneck; }},
-        {"hosts", [](const Scenario&, const TrainingResult& r) { return grouped(r.input.hosts); }},
-        {"chips_per_host", [](const Scenario&, const TrainingResult& r) { return fixed(r.input.chipsPerHost, 0); }},
-        {"host_cores", [](const Scenario&, const TrainingResult& r) { return fixed(r.input.cpuCores, 0); }},
-        {"input_need", [](const Scenario&, const TrainingResult& r) { return grouped(r.input.requiredExamplesPerSPerHost); }},
-        {"input_capacity", [](const Scenario&, const TrainingResult& r) { return grouped(r.input.capacityExamplesPerSPerHost); }},
+        {"hosts", [](const Scenario&, const TrainingResult& r) { return groupDigits(r.input.hosts); }},
+        {"chips_per_host", [](const Scenario&, const TrainingResult& r) { return fixedDecimals(r.input.chipsPerHost, 0); }},
+        {"host_cores", [](const Scenario&, const TrainingResult& r) { return fixedDecimals(r.input.cpuCores, 0); }},
+        {"input_need", [](const Scenario&, const TrainingResult& r) { return groupDigits(r.input.requiredExamplesPerSPerHost); }},
+        {"input_capacity", [](const Scenario&, const TrainingResult& r) { return groupDigits(r.input.capacityExamplesPerSPerHost); }},
     };
     return table;
 }

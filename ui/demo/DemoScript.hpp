@@ -1,6 +1,6 @@
 #pragma once
 
-#include "demo/ChartKind.hpp"
+#include "figure/ChartKind.hpp"
 #include "scene/SceneLayout.hpp"
 #include "training/Scenario.hpp"
 #include "view/FrameColoring.hpp"

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "demo/ChartKind.hpp"
+#include "figure/ChartKind.hpp"
 #include "training/StepModel.hpp"
 #include "view/ScenarioRun.hpp"
 #include "view/TrainingAnalysis.hpp"
@@ -17,7 +17,7 @@ class QImage;
 namespace podscope::ui {
 
 // ChartKind (scaling, breakdown, batch, links, layers, roofline) is shared with the demo scripts:
-// demo/ChartKind.hpp.
+// figure/ChartKind.hpp.
 enum class ExportFormat { Png, Svg, Pdf };
 
 // What an export may ask for: beyond these, images stop fitting in memory or stop being

@@ -1,5 +1,7 @@
 #include "figure/AxisTicks.hpp"
 
+#include "common/NumberFormat.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -39,19 +41,6 @@ Suffix suffixFor(double magnitude, NumberStyle style) {
     return {1, ""};
 }
 
-std::string fixed(double value, int decimals) {
-    char text[64];
-    std::snprintf(text, sizeof text, "%.*f", decimals, value);
-    std::string s = text;
-    if (s == "-0" || s.rfind("-0.", 0) == 0) {
-        // "-0.00" is zero: drop the sign.
-        if (std::all_of(s.begin() + 1, s.end(), [](char c) { return c == '0' || c == '.'; })) {
-            s.erase(0, 1);
-        }
-    }
-    return s;
-}
-
 // Fewest decimals (up to 6) that write `scaled` exactly, for log ticks: 0.25, 0.5, 64.
 int exactDecimals(double scaled) {
     for (int d = 0; d < 6; ++d) {
@@ -83,7 +72,7 @@ std::string withSuffix(double value, double step, Suffix s) {
     }
     // As many decimals as the step needs, so that neighbouring labels differ: 2.5 -> 1.
     const double scaledStep = std::abs(step) / s.unit;
-    return fixed(value / s.unit, scaledStep > 0 ? exactDecimals(scaledStep) : 0) + s.symbol;
+    return fixedDecimals(value / s.unit, scaledStep > 0 ? exactDecimals(scaledStep) : 0) + s.symbol;
 }
 
 // On a decimal axis that reaches 10k, thousands are "1k" too, so that 5k sits below 10k.
@@ -92,7 +81,7 @@ std::string formatLogTick(double value, NumberStyle style, double largest) {
     if (style == NumberStyle::Decimal && s.unit == 1 && std::abs(value) >= 1e3 && largest >= 1e4) {
         s = {1e3, "k"};
     }
-    return fixed(value / s.unit, exactDecimals(value / s.unit)) + s.symbol;
+    return fixedDecimals(value / s.unit, exactDecimals(value / s.unit)) + s.symbol;
 }
 
 } // namespace

@@ -19,32 +19,19 @@ namespace {
 // Above this share of ideal, a point counts as super-linear (0.5 %: beyond rounding).
 constexpr double kSuperLinear = 1.005;
 
-std::string fixed(double value, int decimals) {
-    char text[64];
-    std::snprintf(text, sizeof text, "%.*f", decimals, value);
-    return text;
-}
-
 std::string chipsText(double chips) {
     return groupDigits(chips) + " chips";
 }
 
 std::string gibText(double bytes) {
-    return fixed(bytes / (1024.0 * 1024.0 * 1024.0), 1) + " GiB";
+    return fixedDecimals(bytes / (1024.0 * 1024.0 * 1024.0), 1) + " GiB";
 }
 
 // "14 examples per core", "0.5 examples per core".
 std::string perCoreText(double examples) {
     const bool whole = std::abs(examples - std::round(examples)) < 1e-9;
-    return (whole ? groupDigits(examples) : fixed(examples, 2)) +
+    return (whole ? groupDigits(examples) : fixedDecimals(examples, 2)) +
            (whole && std::llround(examples) == 1 ? " example" : " examples") + " per core";
-}
-
-// Up to three significant digits: 43.1, 102, 0.699.
-std::string threeDigits(double value) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.3g", value);
-    return text;
 }
 
 // "32x32, wrap-around in X and Y" for a standard slice; empty when it is not one.
@@ -100,14 +87,14 @@ std::string superLinearNote(const ScalingFigure& f) {
         return {};
     }
     std::string note = " From " + chipsText(f.model[first].x) + " the model runs above ideal (" +
-                       fixed(100 * efficiency[best], 0) + " % of it at " +
+                       fixedDecimals(100 * efficiency[best], 0) + " % of it at " +
                        chipsText(f.model[best].x) + ").";
     const bool haveSync = f.gradientSyncS.size() == f.model.size();
     if (haveSync && f.gradientSyncS[first] < f.gradientSyncS[first - 1]) {
         note += " The exposed gradient sync per step falls from " +
-                fixed(f.gradientSyncS[first - 1] * 1e3, 2) + " ms on " +
+                fixedDecimals(f.gradientSyncS[first - 1] * 1e3, 2) + " ms on " +
                 chipsText(f.model[first - 1].x) + " (" + sliceText(f.model[first - 1].x) + ") to " +
-                fixed(f.gradientSyncS[first] * 1e3, 2) + " ms on " + chipsText(f.model[first].x) +
+                fixedDecimals(f.gradientSyncS[first] * 1e3, 2) + " ms on " + chipsText(f.model[first].x) +
                 " (" + sliceText(f.model[first].x) + ").";
         if (!sliceWraps(f.model.front().x) && sliceWraps(f.model[first].x)) {
             note += " The smallest slices are meshes without wrap-around links (the 16-chip "
@@ -121,19 +108,6 @@ std::string superLinearNote(const ScalingFigure& f) {
 }
 
 } // namespace
-
-std::string groupDigits(double value) {
-    const auto whole = static_cast<long long>(std::llround(std::abs(value)));
-    std::string digits = std::to_string(whole);
-    for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) {
-        digits.insert(static_cast<std::size_t>(at), 1,
-                      ','); // one char, not a string: GCC 12's false -Wrestrict
-    }
-    if (value < 0) {
-        digits.insert(0, 1, '-');
-    }
-    return digits;
-}
 
 std::vector<FigurePoint> idealScaling(const ScalingFigure& figure) {
     std::vector<FigurePoint> ideal;
@@ -166,7 +140,7 @@ std::string subtitle(const ScalingFigure& figure) {
         return figure.workload + ", global batch " + groupDigits(figure.globalBatch) +
                " on every slice";
     }
-    return figure.workload + ", " + fixed(figure.batchPerChip, figure.batchPerChip < 10 ? 1 : 0) +
+    return figure.workload + ", " + fixedDecimals(figure.batchPerChip, figure.batchPerChip < 10 ? 1 : 0) +
            " examples per chip on every slice";
 }
 
@@ -179,7 +153,7 @@ std::string caption(const ScalingFigure& figure) {
                 "), so each chip gets fewer examples as the slice grows. ";
     } else {
         text += "Weak scaling keeps the examples per chip (" +
-                fixed(figure.batchPerChip, figure.batchPerChip < 10 ? 1 : 0) +
+                fixedDecimals(figure.batchPerChip, figure.batchPerChip < 10 ? 1 : 0) +
                 "), so the global batch grows with the slice and only communication can make a "
                 "step slower. ";
     }
@@ -380,7 +354,7 @@ std::string caption(const LayersFigure& figure) {
         if (bars.groupsPerBar[i] > 1 && bars.bars[i].name.find('-') != std::string::npos) {
             order += " (" + bars.bars[i].name + ": " + std::to_string(bars.groupsPerBar[i]) +
                      " identical groups, " +
-                     fixed(bars.bars[i].seconds() * 1e3 / double(bars.groupsPerBar[i]), 2) +
+                     fixedDecimals(bars.bars[i].seconds() * 1e3 / double(bars.groupsPerBar[i]), 2) +
                      " ms each on average)";
             break; // the first such run explains the notation
         }
@@ -389,7 +363,7 @@ std::string caption(const LayersFigure& figure) {
            figure.workload + " (" + perCoreText(figure.examplesPerCore) + "), " + order +
            ": the forward pass and the backward pass (input and weight gradients) stacked. "
            "In all, " +
-           fixed(forward * 1e3, 2) + " ms forward and " + fixed(backward * 1e3, 2) +
+           fixedDecimals(forward * 1e3, 2) + " ms forward and " + fixedDecimals(backward * 1e3, 2) +
            " ms backward; each layer's kernels take the time of their slowest unit (MXU, HBM, "
            "vector or transcendental unit) plus a fixed cost per kernel. Hover a bar in the app "
            "for its layers; podscope-cli layers prints them all.";
@@ -420,13 +394,13 @@ std::string caption(const RooflineFigure& figure) {
         "Each point is a layer of " + figure.workload +
         " on one core, forward and backward: its FLOPs per byte of HBM traffic against the FLOP/s "
         "it achieves, both axes logarithmic. No layer can rise above the roofs: HBM bandwidth (" +
-        threeDigits(figure.hbmBytesPerS / 1e9) +
-        " GB/s) times the intensity left of the ridge at " + threeDigits(ridge) +
+        significantDigits(figure.hbmBytesPerS / 1e9) +
+        " GB/s) times the intensity left of the ridge at " + significantDigits(ridge) +
         " FLOP/byte, and the MXUs right of it (the nominal " +
-        threeDigits(figure.peakFlops / 1e12) +
+        significantDigits(figure.peakFlops / 1e12) +
         " TFLOP/s, dashed, times the calibrated streaming "
         "efficiency " +
-        threeDigits(figure.mxuEfficiency) + " = " + threeDigits(figure.mxuRoofFlops() / 1e12) +
+        significantDigits(figure.mxuEfficiency) + " = " + significantDigits(figure.mxuRoofFlops() / 1e12) +
         " TFLOP/s). Points are coloured by the unit that bound the layer's time; the gap below "
         "the roof is tile padding, the fixed cost of each kernel and the vector units.";
     if (left > 0) {
@@ -437,86 +411,25 @@ std::string caption(const RooflineFigure& figure) {
     return text;
 }
 
-ScalingFigure scalingFigure(const TrainingAnalysis& analysis) {
-    ScalingFigure f;
-    f.kind = ScalingFigure::Kind::Strong;
-    f.workload = analysis.scenario.workload;
-    f.globalBatch = static_cast<double>(analysis.scenario.globalBatch);
-    for (const auto& p : analysis.byChips) {
-        f.model.push_back({p.x, p.throughputExamplesPerS});
-        f.gradientSyncS.push_back(p.gradientSyncExposedS);
-    }
-    for (const auto& m : analysis.measured) {
-        if (m.throughputExamplesPerS > 0) {
-            f.measured.push_back({m.chips, m.throughputExamplesPerS});
-        }
-    }
-    return f;
-}
-
-BatchFigure batchFigure(const TrainingAnalysis& analysis) {
-    BatchFigure f;
-    f.workload = analysis.scenario.workload;
-    f.chips = analysis.result.chips;
-    f.hbmCapacityBytes = analysis.result.memory.capacity;
-    f.criticalBatch = analysis.result.criticalBatch;
-    if (analysis.measuredBatchHigh > 0) {
-        f.measuredRange = {analysis.measuredBatchLow, analysis.measuredBatchHigh};
-    }
-    for (std::size_t i = 0; i < analysis.byBatch.size(); ++i) {
-        const SweepPoint& p = analysis.byBatch[i];
-        if (p.exceedsHbm) {
-            f.refused.push_back({p.x, p.memory.total()});
-            continue;
-        }
-        if (analysis.fastestBatch && *analysis.fastestBatch == i) {
-            f.fastest = f.points.size();
-        }
-        f.points.push_back({p.x, p.timeToTrainS, p.epochs, p.extrapolated});
-        if (p.x == static_cast<double>(analysis.scenario.globalBatch)) {
-            f.currentBatch = p.x;
-        }
-    }
-    for (const auto& m : analysis.measured) {
-        if (m.chips == static_cast<double>(f.chips)) {
-            f.measured.push_back({m.globalBatch, m.timeToTrainS});
-        }
-    }
-    return f;
-}
-
-LayersFigure layersFigure(const TrainingAnalysis& analysis) {
-    return {analysis.scenario.workload, analysis.result.chips, analysis.result.plan.examplesPerCore,
-            analysis.layers};
-}
-
-RooflineFigure rooflineFigure(const TrainingAnalysis& analysis) {
-    return {analysis.scenario.workload,
-            analysis.result.chips,
-            analysis.result.plan.examplesPerCore,
-            analysis.layers,
-            analysis.roofs.peakFlops,
-            analysis.roofs.mxuEfficiency,
-            analysis.roofs.hbmBytesPerS};
-}
-
 namespace {
 
-ScalingFigure scalingFrom(const report::ReportData& data,
-                          const std::vector<report::SweepPoint>& sweep, ScalingFigure::Kind kind) {
+// The app's analysis and the report hold the same sweeps (core/analysis): one figure from each.
+ScalingFigure scalingFrom(const Scenario& scenario, const TrainingResult& result,
+                          const std::vector<analysis::SweepPoint>& sweep,
+                          const std::vector<analysis::MeasuredPoint>& measured,
+                          ScalingFigure::Kind kind) {
     ScalingFigure f;
     f.kind = kind;
-    f.workload = data.scenario.workload;
-    f.globalBatch = static_cast<double>(data.scenario.globalBatch);
-    f.batchPerChip =
-        static_cast<double>(data.scenario.globalBatch) / static_cast<double>(data.result.chips);
+    f.workload = scenario.workload;
+    f.globalBatch = static_cast<double>(scenario.globalBatch);
+    f.batchPerChip = static_cast<double>(scenario.globalBatch) / static_cast<double>(result.chips);
     for (const auto& p : sweep) {
         if (p.result) {
             f.model.push_back({static_cast<double>(p.chips), p.result->throughputExamplesPerS});
             f.gradientSyncS.push_back(p.result->breakdown.gradientSyncExposed);
         }
     }
-    for (const auto& m : data.measured) {
+    for (const auto& m : measured) {
         if (m.throughputExamplesPerS) {
             f.measured.push_back({static_cast<double>(m.chips), *m.throughputExamplesPerS});
         }
@@ -524,29 +437,19 @@ ScalingFigure scalingFrom(const report::ReportData& data,
     return f;
 }
 
-} // namespace
-
-ScalingFigure strongScalingFigure(const report::ReportData& data) {
-    return scalingFrom(data, data.strongScaling, ScalingFigure::Kind::Strong);
-}
-
-ScalingFigure weakScalingFigure(const report::ReportData& data) {
-    return scalingFrom(data, data.weakScaling, ScalingFigure::Kind::Weak);
-}
-
-BatchFigure batchFigure(const report::ReportData& data) {
+BatchFigure batchFrom(const Scenario& scenario, const TrainingResult& result,
+                      const std::vector<analysis::SweepPoint>& sweep,
+                      const std::vector<analysis::MeasuredPoint>& measured,
+                      double measuredBatchLow, double measuredBatchHigh) {
     BatchFigure f;
-    f.workload = data.scenario.workload;
-    f.chips = data.result.chips;
-    f.hbmCapacityBytes = data.result.memory.capacity;
-    f.criticalBatch = data.result.criticalBatch;
-    try {
-        const Convergence convergence = loadWorkload(data.scenario.workload).convergence;
-        f.measuredRange = {convergence.lowestMeasuredBatch(), convergence.highestMeasuredBatch()};
-    } catch (const std::exception&) {
-        // the result was computed from it: not reached
+    f.workload = scenario.workload;
+    f.chips = result.chips;
+    f.hbmCapacityBytes = result.memory.capacity;
+    f.criticalBatch = result.criticalBatch;
+    if (measuredBatchHigh > 0) {
+        f.measuredRange = {measuredBatchLow, measuredBatchHigh};
     }
-    for (const auto& p : data.batches) {
+    for (const auto& p : sweep) {
         const double batch = static_cast<double>(p.globalBatch);
         if (p.exceedsHbm) {
             f.refused.push_back({batch, p.exceedsHbm->total()});
@@ -560,11 +463,11 @@ BatchFigure batchFigure(const report::ReportData& data) {
         }
         f.points.push_back(
             {batch, p.result->timeToTrainS, p.result->epochs, p.result->extrapolated});
-        if (p.globalBatch == data.scenario.globalBatch) {
+        if (p.globalBatch == scenario.globalBatch) {
             f.currentBatch = batch;
         }
     }
-    for (const auto& m : data.measured) {
+    for (const auto& m : measured) {
         if (m.chips == f.chips) {
             f.measured.push_back({static_cast<double>(m.globalBatch), m.timeToTrainS});
         }
@@ -572,21 +475,51 @@ BatchFigure batchFigure(const report::ReportData& data) {
     return f;
 }
 
-LayersFigure layersFigure(const report::ReportData& data) {
-    const StepPlan plan = buildStepPlan(data.scenario);
-    return {data.scenario.workload, data.result.chips, data.result.plan.examplesPerCore,
-            layerTable(plan)};
+RooflineFigure rooflineFrom(const Scenario& scenario, const TrainingResult& result,
+                            const std::vector<LayerRow>& layers, const analysis::CoreRoofs& roofs) {
+    return {scenario.workload, result.chips,      result.plan.examplesPerCore, layers,
+            roofs.peakFlops,   roofs.mxuEfficiency, roofs.hbmBytesPerS};
 }
 
-RooflineFigure rooflineFigure(const report::ReportData& data) {
-    const StepPlan plan = buildStepPlan(data.scenario);
-    return {data.scenario.workload,
-            data.result.chips,
-            data.result.plan.examplesPerCore,
-            layerTable(plan),
-            plan.core.peakFlops(),
-            plan.core.mxuEfficiency,
-            plan.core.hbmBps * plan.core.hbmEfficiency};
+} // namespace
+
+ScalingFigure scalingFigure(const TrainingAnalysis& a) {
+    return scalingFrom(a.scenario, a.result, a.byChips, a.measured, ScalingFigure::Kind::Strong);
+}
+
+BatchFigure batchFigure(const TrainingAnalysis& a) {
+    return batchFrom(a.scenario, a.result, a.byBatch, a.measured, a.measuredBatchLow,
+                     a.measuredBatchHigh);
+}
+
+LayersFigure layersFigure(const TrainingAnalysis& a) {
+    return {a.scenario.workload, a.result.chips, a.result.plan.examplesPerCore, a.layers};
+}
+
+RooflineFigure rooflineFigure(const TrainingAnalysis& a) {
+    return rooflineFrom(a.scenario, a.result, a.layers, a.roofs);
+}
+
+ScalingFigure strongScalingFigure(const report::ReportData& d) {
+    return scalingFrom(d.scenario, d.result, d.strongScaling, d.measured, ScalingFigure::Kind::Strong);
+}
+
+ScalingFigure weakScalingFigure(const report::ReportData& d) {
+    return scalingFrom(d.scenario, d.result, d.weakScaling, d.measured, ScalingFigure::Kind::Weak);
+}
+
+BatchFigure batchFigure(const report::ReportData& d) {
+    const Convergence convergence = loadWorkload(d.scenario.workload).convergence;
+    return batchFrom(d.scenario, d.result, d.batches, d.measured,
+                     convergence.lowestMeasuredBatch(), convergence.highestMeasuredBatch());
+}
+
+LayersFigure layersFigure(const report::ReportData& d) {
+    return {d.scenario.workload, d.result.chips, d.result.plan.examplesPerCore, d.layers};
+}
+
+RooflineFigure rooflineFigure(const report::ReportData& d) {
+    return rooflineFrom(d.scenario, d.result, d.layers, d.roofs);
 }
 
 } // namespace podscope::ui

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "common/NumberFormat.hpp"
 #include "training/LayerTable.hpp"
 
 #include <cstdint>
@@ -141,7 +142,6 @@ std::string subtitle(const RooflineFigure& figure);
 std::string caption(const RooflineFigure& figure);
 
 // 65536 as "65,536".
-std::string groupDigits(double value);
 
 // From the app's analysis: strong scaling, the batch sweep on the current slice, the layers.
 ScalingFigure scalingFigure(const TrainingAnalysis& analysis);

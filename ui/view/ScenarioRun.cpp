@@ -1,7 +1,7 @@
 #include "view/ScenarioRun.hpp"
 
-#include "topology/Hardware.hpp"
-#include "topology/TopologyPresets.hpp"
+#include "training/Scenario.hpp"
+#include "training/StepPlan.hpp"
 
 #include <chrono>
 
@@ -19,23 +19,21 @@ bool sameView(const ViewScenario& a, const ViewScenario& b) {
            x.groups.kind == y.groups.kind && x.groups.tile == y.groups.tile;
 }
 
-Topology resolveViewTopology(const ViewScenario& scenario) {
-    TopologySpec spec = resolveTopology(scenario.topology, scenario.wrap, loadHardware(scenario.hardware));
-    if (scenario.linkBandwidthGBps) {
-        spec.linkBandwidthBps = *scenario.linkBandwidthGBps * 1e9;
-    }
-    if (scenario.linkLatencyUs) {
-        spec.linkLatencyS = *scenario.linkLatencyUs * 1e-6;
-    }
-    if (scenario.crossPodBandwidthGBps) {
-        spec.crossPodBandwidthBps = *scenario.crossPodBandwidthGBps * 1e9;
-    }
-    return Topology(std::move(spec));
+Topology viewTopology(const ViewScenario& view) {
+    // The training scenario's slice, so the view's links are the model's (and checked alike).
+    Scenario slice;
+    slice.hardware = view.hardware;
+    slice.topology = view.topology;
+    slice.wrap = view.wrap;
+    slice.linkBandwidthGBps = view.linkBandwidthGBps;
+    slice.linkLatencyUs = view.linkLatencyUs;
+    slice.crossPodBandwidthGBps = view.crossPodBandwidthGBps;
+    return scenarioTopology(slice);
 }
 
 std::shared_ptr<const ScenarioRun> runScenario(const ViewScenario& scenario, const StopFlag* stop) {
     const auto began = std::chrono::steady_clock::now();
-    auto run = std::make_shared<ScenarioRun>(scenario, resolveViewTopology(scenario));
+    auto run = std::make_shared<ScenarioRun>(scenario, viewTopology(scenario));
     run->simulation = runEventEngine(run->topology, scenario.collective, stop);
     run->replay = std::make_unique<Replay>(run->topology, run->simulation.record);
     run->wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();

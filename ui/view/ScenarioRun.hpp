@@ -50,8 +50,9 @@ struct ScenarioRun {
 // Same topology, collective and groups: the replay would be identical.
 bool sameView(const ViewScenario& a, const ViewScenario& b);
 
-// Resolves the topology against the scenario's machine; throws InputError for a bad preset.
-Topology resolveViewTopology(const ViewScenario& scenario);
+// The slice the view shows: the core's scenarioTopology of the same fields. Throws InputError
+// naming the field for a bad preset or link override.
+Topology viewTopology(const ViewScenario& scenario);
 
 // Runs the event engine and indexes its record. Throws InputError on bad input, Cancelled once
 // `stop` is set.

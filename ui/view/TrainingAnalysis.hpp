@@ -1,5 +1,8 @@
 #pragma once
 
+#include "analysis/CoreRoofs.hpp"
+#include "analysis/MeasuredPoints.hpp"
+#include "analysis/SweepPoint.hpp"
 #include "training/LayerTable.hpp"
 #include "training/Scenario.hpp"
 #include "training/StepModel.hpp"
@@ -14,54 +17,22 @@
 
 namespace podscope::ui {
 
-struct SweepPoint {
-    double x = 0; // chips or global batch
-    double throughputExamplesPerS = 0;
-    double timeToTrainS = 0;
-    double epochs = 0;
-    double gradientSyncExposedS = 0; // per step
-    // The batch sweep only:
-    bool extrapolated = false; // outside the measured convergence points (the core's flag)
-    bool exceedsHbm = false;   // refused: the per-core HBM use (memory) is over capacity
-    MemoryUse memory;          // per core as planned, for a refused batch too
-};
-
-struct MeasuredPoint {
-    std::string preset;
-    double chips = 0;
-    double globalBatch = 0;
-    double throughputExamplesPerS = 0; // global batch / measured step time; 0 when not published
-    double timeToTrainS = 0;
-};
-
-// The ceilings of the roofline: what a core can do at most, from the core model.
-struct CoreRoofs {
-    double peakFlops = 0;     // nominal: 2 MXUs x 128 x 128 x 2 x clock
-    double mxuEfficiency = 1; // calibrated share of the MXU cycles that stream results
-    double hbmBytesPerS = 0;  // achieved HBM bandwidth (nominal x measured DMA efficiency)
-
-    double mxuRoofFlops() const { return peakFlops * mxuEfficiency; }
-    // Where the HBM roof meets the MXU roof (FLOP per byte).
-    double ridgeIntensity() const { return hbmBytesPerS > 0 ? mxuRoofFlops() / hbmBytesPerS : 0; }
-};
-
 // Everything the charts show for one configuration, computed off the UI thread.
 struct TrainingAnalysis {
     Scenario scenario;
     TrainingResult result;
-    std::vector<SweepPoint> byChips; // standard slices, same global batch; invalid ones left out
-    // Same slice, global batches that divide evenly; those that do not fit in HBM are kept,
-    // marked exceedsHbm, without times.
-    std::vector<SweepPoint> byBatch;
+    // The sweeps of core/analysis (the report's too), refused points kept with their reason.
+    std::vector<analysis::SweepPoint> byChips; // standard slices, the same global batch
+    std::vector<analysis::SweepPoint> byBatch; // the same slice, 1 to 2048 per replica
     std::optional<std::size_t> fastestBatch; // index into byBatch with the least time to train
     // The measured convergence points' batches: outside them a result is extrapolated.
     double measuredBatchLow = 0;
     double measuredBatchHigh = 0;
-    std::vector<MeasuredPoint> measured;     // MLPerf v0.7 presets of the same model
+    std::vector<analysis::MeasuredPoint> measured; // MLPerf v0.7 presets of the same model
     std::vector<WhatIf> whatIfs;             // as podscope-cli simulate prints them
     // The per-layer table of the step plan the result was evaluated from (podscope-cli layers).
     std::vector<LayerRow> layers;
-    CoreRoofs roofs;
+    analysis::CoreRoofs roofs;
     // What the configuration panel offers: replicas (batch-norm groups are powers of two up to
     // them), whether the model has batch norm, and its sequence length, if it has one.
     std::int64_t replicas = 0;

@@ -167,7 +167,10 @@ void ControlPanel::setAnalysis(const TrainingAnalysis& analysis) {
     if (auto* batch = static_cast<ChoiceControl*>(settingControl("global_batch"))) {
         std::vector<ChoiceControl::Offer> offers;
         for (const auto& point : analysis.byBatch) {
-            const auto examples = static_cast<qlonglong>(point.x);
+            if (!point.result && !point.exceedsHbm) {
+                continue; // refused for another reason: not on offer
+            }
+            const auto examples = static_cast<qlonglong>(point.globalBatch);
             // Batches that do not fit stay on offer, marked: picking one explains the refusal.
             offers.push_back(
                 {point.exceedsHbm ? tr("%1 (does not fit in HBM)").arg(examples)
@@ -175,8 +178,8 @@ void ControlPanel::setAnalysis(const TrainingAnalysis& analysis) {
                  QVariant::fromValue(examples),
                  point.exceedsHbm
                      ? tr("Needs %1 GiB of HBM per core, has %2 GiB")
-                           .arg(point.memory.total() / (1024.0 * 1024 * 1024), 0, 'f', 1)
-                           .arg(point.memory.capacity / (1024.0 * 1024 * 1024), 0, 'f', 1)
+                           .arg(point.exceedsHbm->total() / (1024.0 * 1024 * 1024), 0, 'f', 1)
+                           .arg(point.exceedsHbm->capacity / (1024.0 * 1024 * 1024), 0, 'f', 1)
                      : QString()});
         }
         batch->setOffers(offers);

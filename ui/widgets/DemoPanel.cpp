@@ -132,7 +132,7 @@ void DemoPanel::showStep(const DemoScript& script, int index) {
     }
     // The same collective the 3-D view replays, run through the functional check's code.
     const ViewScenario view = gradientSyncView(step.scenario, simulateTraining(step.scenario));
-    blocks_->setTimeline(blockTimeline(resolveViewTopology(view), view.collective));
+    blocks_->setTimeline(blockTimeline(viewTopology(view), view.collective));
     frames_->setRange(0, std::max(0, blocks_->frameCount() - 1));
     const int frame = frameAt(step.timeFraction, blocks_->frameCount());
     blocks_->setFrame(frame);

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "demo/ChartKind.hpp"
+#include "figure/ChartKind.hpp"
 #include "session/ScenarioDocument.hpp"
 #include "view/TrainingAnalysis.hpp"
 

@@ -8,7 +8,7 @@
 #include "charts/ThroughputChart.hpp"
 #include "export/ReportFigures.hpp"
 #include "figure/FigureData.hpp"
-#include "report/AtomicFile.hpp"
+#include "common/AtomicFile.hpp"
 #include "report/Report.hpp"
 #include "trace/CollectiveTraceFile.hpp"
 #include "trace/StepTrace.hpp"
@@ -58,7 +58,7 @@ std::optional<Preset> presetOf(const Scenario& scenario) {
 
 QString writeText(const QString& path, const std::string& text) {
     try {
-        report::writeFileAtomically(path.toStdString(), text, "file");
+        writeFileAtomically(path.toStdString(), text, "file");
         return {};
     } catch (const std::exception& e) {
         return QObject::tr("cannot write '%1': %2").arg(path, QString::fromStdString(e.what()));

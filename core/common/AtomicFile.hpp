@@ -3,7 +3,7 @@
 #include <string>
 #include <string_view>
 
-namespace podscope::report {
+namespace podscope {
 
 // Writes `content` to a temporary file next to `path` and renames it over `path`, so that a
 // reader (or a crash) never sees a half-written file and an error leaves the old file intact.
@@ -11,4 +11,4 @@ namespace podscope::report {
 void writeFileAtomically(const std::string& path, std::string_view content,
                          const std::string& field);
 
-} // namespace podscope::report
+} // namespace podscope

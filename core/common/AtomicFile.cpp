@@ -1,4 +1,4 @@
-#include "report/AtomicFile.hpp"
+#include "common/AtomicFile.hpp"
 
 #include "common/InputError.hpp"
 
@@ -7,7 +7,7 @@
 #include <system_error>
 #include <unistd.h>
 
-namespace podscope::report {
+namespace podscope {
 
 void writeFileAtomically(const std::string& path, std::string_view content,
                          const std::string& field) {
@@ -44,4 +44,4 @@ void writeFileAtomically(const std::string& path, std::string_view content,
     }
 }
 
-} // namespace podscope::report
+} // namespace podscope

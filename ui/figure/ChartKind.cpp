@@ -1,4 +1,4 @@
-#include "demo/ChartKind.hpp"
+#include "figure/ChartKind.hpp"
 
 #include "common/InputError.hpp"
 

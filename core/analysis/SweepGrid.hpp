@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace podscope::report {
+namespace podscope::analysis {
 
 // The machine's standard slices that the scaling sweeps visit (the app's and the report's):
 // those of 16 chips or more, where a slice spans several hosts.
@@ -31,4 +31,4 @@ inline std::vector<std::int64_t> sweepBatches(std::int64_t replicas, std::int64_
     return batches;
 }
 
-} // namespace podscope::report
+} // namespace podscope::analysis

@@ -1,0 +1,22 @@
+#pragma once
+
+#include <string>
+
+namespace podscope {
+
+// Numbers as people write them, one implementation for the CLI, the app's figures and the
+// report (locale-independent: a decimal point, commas between thousands).
+
+// `decimals` places: fixedDecimals(0.6994, 2) == "0.70"; a negative zero loses its sign.
+std::string fixedDecimals(double value, int decimals);
+
+// Up to `digits` significant digits, trailing zeros dropped: 43.1, 102, 0.699, 1.23e+06.
+std::string significantDigits(double value, int digits = 3);
+
+// The rounded whole number with commas between thousands: "1,048,576", "-512".
+std::string groupDigits(double value);
+
+// Enough digits to read the value back (files meant for machines: CSV, the report's tables).
+std::string roundTripDigits(double value, int digits = 9);
+
+} // namespace podscope
