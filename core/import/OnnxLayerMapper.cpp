@@ -61,7 +61,8 @@ std::string groupOfWeight(const std::string& weight) {
         start = dot + 1;
     }
     for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
-        if (std::any_of(parts[i].begin(), parts[i].end(), [](unsigned char c) { return std::isdigit(c); })) {
+        if (std::any_of(parts[i].begin(), parts[i].end(),
+                        [](unsigned char c) { return std::isdigit(c); })) {
             std::string g = parts[0];
             for (std::size_t k = 1; k <= i; ++k) {
                 g += "." + parts[k];
@@ -82,7 +83,8 @@ std::string groupOfWeight(const std::string& weight) {
 std::string layerNameOfWeight(std::string weight) {
     for (const char* suffix : {".weight", "_weight", ".bias", "_bias"}) {
         const std::string s = suffix;
-        if (weight.size() > s.size() && weight.compare(weight.size() - s.size(), s.size(), s) == 0) {
+        if (weight.size() > s.size() &&
+            weight.compare(weight.size() - s.size(), s.size(), s) == 0) {
             return weight.substr(0, weight.size() - s.size());
         }
     }
@@ -192,7 +194,8 @@ private:
         for (const auto& name : nd.input()) {
             if (!isStatic(name) || !weightOf(name).empty()) {
                 if (const Dims* d = dims(name)) {
-                    t.bytes += perExample(*d) * TensorShapes::elementBytes(shapes_.elementType(name));
+                    t.bytes +=
+                        perExample(*d) * TensorShapes::elementBytes(shapes_.elementType(name));
                 }
             }
         }
@@ -209,7 +212,8 @@ private:
         if ((op == "Conv") && w && !w->empty()) {
             t.flops = 2 * outElements * TensorShapes::elements(*w) / static_cast<double>((*w)[0]);
         } else if (op == "ConvTranspose" && w && !w->empty() && a) {
-            t.flops = 2 * perExample(*a) * TensorShapes::elements(*w) / static_cast<double>((*w)[0]);
+            t.flops =
+                2 * perExample(*a) * TensorShapes::elements(*w) / static_cast<double>((*w)[0]);
         } else if ((op == "MatMul" || op == "Gemm") && a && !a->empty()) {
             const bool transA = op == "Gemm" && intAttribute(nd, "transA", 0);
             const double k = static_cast<double>(transA ? a->front() : a->back());
@@ -256,6 +260,16 @@ private:
                 return groupOfWeight(w);
             }
         }
+        // torch.onnx names nodes by module path ("/encoder/layers/encoder_layer_0/ln_1/Sub").
+        std::string path = nd.name();
+        if (path.size() > 1 && path.front() == '/' && path.find('/', 1) != std::string::npos) {
+            path = path.substr(1, path.rfind('/') - 1);
+            std::replace(path.begin(), path.end(), '/', '.');
+            const std::string g = groupOfWeight(path + ".node");
+            if (std::any_of(g.begin(), g.end(), [](unsigned char c) { return std::isdigit(c); })) {
+                return g;
+            }
+        }
         for (const auto& in : nd.input()) {
             const auto it = tensorGroup_.find(in);
             if (it != tensorGroup_.end()) {
@@ -275,6 +289,7 @@ private:
             while (!name.empty() && name.front() == '/') {
                 name.erase(0, 1);
             }
+            std::replace(name.begin(), name.end(), '/', '.');
         }
         if (name.empty()) {
             name = nd.op_type() + "_" + std::to_string(i);
@@ -288,10 +303,17 @@ private:
     }
 
     // Appends a layer made from node i whose result is tensor `out`.
-    void addLayer(json layer, int i, const std::string& out) {
+    void addLayer(json layer, int i, const std::string& out, const std::string& weight = "") {
         const auto& nd = node(i);
-        const std::string group = groupOf(nd);
-        json ordered = {{"name", nameOf(nd, i)}, {"group", group}};
+        const std::string group = weight.empty() ? groupOf(nd) : groupOfWeight(weight);
+        std::string name = weight.empty() ? nameOf(nd, i) : layerNameOfWeight(weight);
+        if (!weight.empty()) {
+            for (int k = 2; names_.count(name); ++k) {
+                name = layerNameOfWeight(weight) + "#" + std::to_string(k);
+            }
+            names_.insert(name);
+        }
+        json ordered = {{"name", name}, {"group", group}};
         ordered.update(layer);
         result_.layers.push_back(std::move(ordered));
         tensorGroup_[out] = group;
@@ -325,18 +347,23 @@ private:
         for (const auto& in : node(i).input()) {
             const std::string w = weightOf(in);
             const Dims* d = dims(w);
-            if (w.empty() || used_.count(w) || !d || d->empty() || !isFloat(shapes_.elementType(w))) {
+            if (w.empty() || used_.count(w) || !d || d->empty() ||
+                !isFloat(shapes_.elementType(w))) {
                 continue;
             }
             used_.insert(w);
             const double dim = static_cast<double>(d->back());
             const double rows = TensorShapes::elements(*d) / std::max(dim, 1.0);
-            json layer = {{"type", "embedding"}, {"vocab", number(rows)}, {"dim", number(dim)},
+            json layer = {{"type", "embedding"},
+                          {"vocab", number(rows)},
+                          {"dim", number(dim)},
                           {"rows", number(rows)}};
+            names_.insert(w);
             json ordered = {{"name", w}, {"group", groupOfWeight(w)}};
             ordered.update(layer);
             result_.layers.push_back(std::move(ordered));
-            notes_.insert("weights used outside a layer (" + w + "...) count as a table read whole");
+            notes_.insert("weights used outside a layer (" + w +
+                          "...) count as a table read whole");
         }
     }
 
@@ -358,8 +385,8 @@ private:
             const auto& nd = node(c);
             const std::string& op = nd.op_type();
             const bool noAct = layer.value("act", "none") == "none";
-            if (op == "BatchNormalization" && conv && layer.value("bn", "none") == "none" && noAct &&
-                !layer.value("residual", false) && nd.input(0) == t) {
+            if (op == "BatchNormalization" && conv && layer.value("bn", "none") == "none" &&
+                noAct && !layer.value("residual", false) && nd.input(0) == t) {
                 for (int k = 1; k < nd.input_size(); ++k) {
                     use(nd.input(k));
                 }
@@ -405,11 +432,13 @@ private:
                 continue;
             }
             const int a = soleConsumer(node(e).output(0));
-            if (a < 0 || node(a).op_type() != "Add" || !isScalarConstant(otherInput(node(a), node(e).output(0)))) {
+            if (a < 0 || node(a).op_type() != "Add" ||
+                !isScalarConstant(otherInput(node(a), node(e).output(0)))) {
                 continue;
             }
             const int m1 = soleConsumer(node(a).output(0));
-            if (m1 < 0 || node(m1).op_type() != "Mul" || otherInput(node(m1), node(a).output(0)) != x) {
+            if (m1 < 0 || node(m1).op_type() != "Mul" ||
+                otherInput(node(m1), node(a).output(0)) != x) {
                 continue;
             }
             const int m2 = soleConsumer(node(m1).output(0));
@@ -473,8 +502,11 @@ private:
         if (!d) {
             return !out.empty() && (unmapped(i, "shape unknown after shape inference"), true);
         }
-        addLayer({{"type", "elementwise"}, {"elements", number(perExample(*d))}, {"ops", 4},
-                  {"eup", 1}, {"passes", 2}},
+        addLayer({{"type", "elementwise"},
+                  {"elements", number(perExample(*d))},
+                  {"ops", 4},
+                  {"eup", 1},
+                  {"passes", 2}},
                  i, out);
         return true;
     }
@@ -486,8 +518,11 @@ private:
             return;
         }
         addLooseWeights(i);
-        addLayer({{"type", "elementwise"}, {"elements", number(perExample(*d))}, {"ops", number(ops)},
-                  {"eup", number(eup)}, {"passes", number(passes)}},
+        addLayer({{"type", "elementwise"},
+                  {"elements", number(perExample(*d))},
+                  {"ops", number(ops)},
+                  {"eup", number(eup)},
+                  {"passes", number(passes)}},
                  i, node(i).output(0));
         for (const auto& out : node(i).output()) {
             tensorGroup_[out] = tensorGroup_[node(i).output(0)];
@@ -531,8 +566,12 @@ private:
             notes_.insert("grouped and depthwise convolutions contract over cin / groups");
         }
         const Dims strides = intsAttribute(nd, "strides");
-        json layer = {{"type", "conv"}, {"h", number(h)}, {"w", number(wide)},
-                      {"cin", number(cin)}, {"cout", number(cout)}, {"k", k},
+        json layer = {{"type", "conv"},
+                      {"h", number(h)},
+                      {"w", number(wide)},
+                      {"cin", number(cin)},
+                      {"cout", number(cout)},
+                      {"k", k},
                       {"stride", transposed || strides.empty() ? 1 : strides[0]}};
         const double count = static_cast<double>(map[0]) / model_.batch;
         if (count != 1) {
@@ -584,7 +623,8 @@ private:
         }
         (void)transA;
         use(weight);
-        json layer = {{"type", "dense"}, {"rows", number(rows)}, {"in", number(in)}, {"out", number(out)}};
+        json layer = {
+            {"type", "dense"}, {"rows", number(rows)}, {"in", number(in)}, {"out", number(out)}};
         if (gemm && nd.input_size() > 2 && !nd.input(2).empty()) {
             use(nd.input(2));
             layer["bias"] = true;
@@ -614,7 +654,8 @@ private:
             t = node(c).output(0);
         }
         int context = soleConsumer(t);
-        if (context >= 0 && (node(context).op_type() == "Dropout" || node(context).op_type() == "Cast")) {
+        if (context >= 0 &&
+            (node(context).op_type() == "Dropout" || node(context).op_type() == "Cast")) {
             chain.push_back(context);
             t = node(context).output(0);
             context = soleConsumer(t);
@@ -633,13 +674,17 @@ private:
         const double keys = static_cast<double>(scores->back());
         const double heads = perExample(*scores) / (queries * keys);
         // Two matmuls of 2 heads q kv dim MACs: dim is the mean of the key and value widths.
-        const double dim = (static_cast<double>(q->back()) + static_cast<double>(result->back())) / 2;
+        const double dim =
+            (static_cast<double>(q->back()) + static_cast<double>(result->back())) / 2;
         for (const int c : chain) {
             take(c);
         }
         take(context);
-        addLayer({{"type", "attention"}, {"heads", number(heads)}, {"q", number(queries)},
-                  {"kv", number(keys)}, {"dim", number(dim)}},
+        addLayer({{"type", "attention"},
+                  {"heads", number(heads)},
+                  {"q", number(queries)},
+                  {"kv", number(keys)},
+                  {"dim", number(dim)}},
                  i, node(context).output(0));
         return true;
     }
@@ -666,8 +711,8 @@ private:
         for (int k = 1; k < nd.input_size(); ++k) {
             use(nd.input(k));
         }
-        addLayer({{"type", "norm"}, {"rows", number(perExample(*x) / dim)}, {"dim", number(dim)}}, i,
-                 nd.output(0));
+        addLayer({{"type", "norm"}, {"rows", number(perExample(*x) / dim)}, {"dim", number(dim)}},
+                 i, nd.output(0));
     }
 
     // mean -> x - mean -> square -> mean -> + eps -> sqrt -> divide [-> * scale -> + shift], as
@@ -692,6 +737,7 @@ private:
             return false;
         }
         std::vector<int> chain = {s, pow};
+        std::string scale;
         std::string t = node(pow).output(0);
         for (const char* op : {"ReduceMean", "Add", "Sqrt"}) {
             const int c = soleConsumer(t);
@@ -712,6 +758,9 @@ private:
                 break;
             }
             use(otherInput(node(c), t));
+            if (scale.empty()) {
+                scale = weightOf(otherInput(node(c), t));
+            }
             chain.push_back(c);
             t = node(c).output(0);
         }
@@ -724,7 +773,8 @@ private:
             take(c);
         }
         const double dim = TensorShapes::elements(*xd) / TensorShapes::elements(*md);
-        addLayer({{"type", "norm"}, {"rows", number(perExample(*xd) / dim)}, {"dim", number(dim)}}, r, t);
+        addLayer({{"type", "norm"}, {"rows", number(perExample(*xd) / dim)}, {"dim", number(dim)}},
+                 r, t, scale);
         return true;
     }
 
@@ -745,8 +795,8 @@ private:
         }
         // The layer's window is k x k: a non-square one keeps its size.
         const auto k = static_cast<std::int64_t>(std::lround(std::sqrt(taps)));
-        addLayer({{"type", "pool"}, {"h", (*y)[2]}, {"w", number(wide)}, {"c", (*y)[1]}, {"k", k}}, i,
-                 nd.output(0));
+        addLayer({{"type", "pool"}, {"h", (*y)[2]}, {"w", number(wide)}, {"c", (*y)[1]}, {"k", k}},
+                 i, nd.output(0));
     }
 
     void mapRecurrent(int i) {
@@ -765,8 +815,11 @@ private:
             use(nd.input(k));
         }
         for (std::int64_t d = 0; d < (*w)[0]; ++d) {
-            addLayer({{"type", "recurrent"}, {"steps", number(steps)}, {"in", (*w)[2]},
-                      {"hidden", number(hidden)}, {"gates", number(gates)}},
+            addLayer({{"type", "recurrent"},
+                      {"steps", number(steps)},
+                      {"in", (*w)[2]},
+                      {"hidden", number(hidden)},
+                      {"gates", number(gates)}},
                      i, nd.output(0));
         }
     }
@@ -780,7 +833,9 @@ private:
             return false;
         }
         use(nd.input(0));
-        addLayer({{"type", "embedding"}, {"vocab", (*table)[0]}, {"dim", (*table)[1]},
+        addLayer({{"type", "embedding"},
+                  {"vocab", (*table)[0]},
+                  {"dim", (*table)[1]},
                   {"rows", number(perExample(*indices))}},
                  i, nd.output(0));
         return true;
@@ -796,7 +851,9 @@ private:
             return;
         }
         const double classes = static_cast<double>(y->back());
-        result_.layers.push_back({{"name", "loss"}, {"group", "loss"}, {"type", "loss"},
+        result_.layers.push_back({{"name", "loss"},
+                                  {"group", "loss"},
+                                  {"type", "loss"},
                                   {"rows", number(perExample(*y) / classes)},
                                   {"classes", number(classes)}});
     }

@@ -4,10 +4,11 @@
 #include "import/OnnxShapeFolding.hpp"
 #include "import/OnnxShapes.hpp"
 
+#include <climits>
+#include <functional>
 #include <onnx/defs/schema.h>
 #include <onnx/shape_inference/implementation.h>
-
-#include <climits>
+#include <queue>
 #include <unordered_map>
 
 namespace podscope {
@@ -18,8 +19,9 @@ namespace {
 }
 
 std::string describe(const onnx::NodeProto& node) {
-    return "node '" + (node.name().empty() ? node.output_size() ? node.output(0) : std::string("?")
-                                           : node.name()) +
+    return "node '" +
+           (node.name().empty() ? node.output_size() ? node.output(0) : std::string("?")
+                                : node.name()) +
            "' (" + node.op_type() + ")";
 }
 
@@ -80,17 +82,22 @@ void sortNodes(onnx::GraphProto& g, const std::string& file) {
             users[static_cast<std::size_t>(it->second)].push_back(i);
         }
     }
+    // The file's order where it allows (ONNX files are sorted already): a heap of ready nodes.
     std::vector<int> order;
     order.reserve(static_cast<std::size_t>(n));
+    std::priority_queue<int, std::vector<int>, std::greater<>> ready;
     for (int i = 0; i < n; ++i) {
         if (pending[static_cast<std::size_t>(i)] == 0) {
-            order.push_back(i);
+            ready.push(i);
         }
     }
-    for (std::size_t k = 0; k < order.size(); ++k) {
-        for (const int u : users[static_cast<std::size_t>(order[k])]) {
+    while (!ready.empty()) {
+        const int next = ready.top();
+        ready.pop();
+        order.push_back(next);
+        for (const int u : users[static_cast<std::size_t>(next)]) {
             if (--pending[static_cast<std::size_t>(u)] == 0) {
-                order.push_back(u);
+                ready.push(u);
             }
         }
     }
@@ -155,8 +162,8 @@ void bindBatch(OnnxModel& m, const std::string& file) {
             if (dim.has_dim_value()) {
                 continue;
             }
-            const bool isBatch = !m.batchSymbol.empty() && dim.has_dim_param() &&
-                                 dim.dim_param() == m.batchSymbol;
+            const bool isBatch =
+                !m.batchSymbol.empty() && dim.has_dim_param() && dim.dim_param() == m.batchSymbol;
             if (isBatch || (d == 0 && isInput)) {
                 dim.set_dim_value(1);
             } else if (isInput) {
@@ -193,7 +200,8 @@ void inferShapes(OnnxModel& m, const std::string& file) {
     constexpr int kMaxRounds = 64;
     for (int round = 0; round < kMaxRounds; ++round) {
         try {
-            onnx::shape_inference::InferShapes(m.proto, onnx::OpSchemaRegistry::Instance(), options);
+            onnx::shape_inference::InferShapes(m.proto, onnx::OpSchemaRegistry::Instance(),
+                                               options);
         } catch (const std::exception& e) {
             fail(file, std::string("shape inference failed: ") + e.what());
         }

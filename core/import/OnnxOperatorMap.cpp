@@ -36,12 +36,12 @@ const ElementwiseCost* elementwiseCost(const std::string& opType) {
         {"Xor", {1, 0}},
         {"Where", {1, 0}},
         {"Relu", {1, 0}},
-        {"LeakyRelu", {3, 0}},      // compare, multiply, select
-        {"PRelu", {3, 0}},          // compare, multiply, select
-        {"Clip", {2, 0}},           // max, min
-        {"HardSigmoid", {4, 0}},    // alpha x + beta, clamped to [0, 1]
-        {"HardSwish", {5, 0}},      // x * hardsigmoid(x)
-        {"Sigmoid", {2, 2}},        // 1 / (1 + exp(-x))
+        {"LeakyRelu", {3, 0}},   // compare, multiply, select
+        {"PRelu", {3, 0}},       // compare, multiply, select
+        {"Clip", {2, 0}},        // max, min
+        {"HardSigmoid", {4, 0}}, // alpha x + beta, clamped to [0, 1]
+        {"HardSwish", {5, 0}},   // x * hardsigmoid(x)
+        {"Sigmoid", {2, 2}},     // 1 / (1 + exp(-x))
         {"Tanh", {0, 1}},
         {"Erf", {0, 1}},
         {"Exp", {0, 1}},
@@ -50,15 +50,15 @@ const ElementwiseCost* elementwiseCost(const std::string& opType) {
         {"Reciprocal", {0, 1}},
         {"Sin", {0, 1}},
         {"Cos", {0, 1}},
-        {"Softplus", {1, 2}},       // log(1 + exp(x))
-        {"Softsign", {2, 1}},       // x / (1 + |x|)
-        {"Elu", {3, 1}},            // select(x > 0, x, alpha (exp(x) - 1))
+        {"Softplus", {1, 2}}, // log(1 + exp(x))
+        {"Softsign", {2, 1}}, // x / (1 + |x|)
+        {"Elu", {3, 1}},      // select(x > 0, x, alpha (exp(x) - 1))
         {"Selu", {4, 1}},
         {"Celu", {4, 1}},
-        {"Gelu", {4, 1}},           // x/2 (1 + erf(x / sqrt 2)) (opset 20)
-        {"Mish", {2, 3}},           // x tanh(softplus(x))
-        {"Softmax", {4, 1}},        // max, subtract, sum, scale; exp
-        {"LogSoftmax", {4, 2}},     // as softmax, and a log
+        {"Gelu", {4, 1}},       // x/2 (1 + erf(x / sqrt 2)) (opset 20)
+        {"Mish", {2, 3}},       // x tanh(softplus(x))
+        {"Softmax", {4, 1}},    // max, subtract, sum, scale; exp
+        {"LogSoftmax", {4, 2}}, // as softmax, and a log
         {"ReduceMean", {1, 0}},
         {"ReduceSum", {1, 0}},
         {"ReduceMax", {1, 0}},
@@ -77,14 +77,16 @@ const ElementwiseCost* elementwiseCost(const std::string& opType) {
 
 bool movesData(const std::string& opType) {
     static const std::unordered_set<std::string> ops = {
-        "Transpose", "Concat", "Slice", "Split", "Expand", "Tile", "Pad", "Gather",
-        "GatherElements", "GatherND", "ScatterND", "ScatterElements", "Resize", "Upsample",
-        "DepthToSpace", "SpaceToDepth", "ReverseSequence", "Trilu", "CumSum"};
+        "Transpose",       "Concat",   "Slice",        "Split",
+        "Expand",          "Tile",     "Pad",          "Gather",
+        "GatherElements",  "GatherND", "ScatterND",    "ScatterElements",
+        "Resize",          "Upsample", "DepthToSpace", "SpaceToDepth",
+        "ReverseSequence", "Trilu",    "CumSum"};
     return ops.count(opType) > 0;
 }
 
 bool isView(const std::string& opType) {
-    static const std::unordered_set<std::string> ops = {"Reshape", "Flatten", "Squeeze",
+    static const std::unordered_set<std::string> ops = {"Reshape",   "Flatten",  "Squeeze",
                                                         "Unsqueeze", "Identity", "Dropout"};
     return ops.count(opType) > 0;
 }

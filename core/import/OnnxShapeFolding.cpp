@@ -28,8 +28,7 @@ bool isInteger(int type) {
            type == onnx::TensorProto::BOOL;
 }
 
-template <typename T>
-void appendRaw(const std::string& raw, std::vector<double>& out) {
+template <typename T> void appendRaw(const std::string& raw, std::vector<double>& out) {
     const std::size_t n = raw.size() / sizeof(T);
     for (std::size_t i = 0; i < n; ++i) {
         T v;
@@ -110,7 +109,8 @@ std::optional<Value> broadcast(const Value& a, const Value& b, int type, F f) {
         out.dims[0] = static_cast<std::int64_t>(n);
     }
     for (std::size_t i = 0; i < n; ++i) {
-        out.data.push_back(f(a.data[a.data.size() == 1 ? 0 : i], b.data[b.data.size() == 1 ? 0 : i]));
+        out.data.push_back(
+            f(a.data[a.data.size() == 1 ? 0 : i], b.data[b.data.size() == 1 ? 0 : i]));
     }
     return out;
 }
@@ -122,7 +122,9 @@ double normalisedIndex(double index, double size) {
 std::optional<Value> evaluate(const onnx::NodeProto& node, const std::vector<const Value*>& in,
                               const Dims* inputShape) {
     const std::string& op = node.op_type();
-    const auto input = [&](std::size_t i) -> const Value* { return i < in.size() ? in[i] : nullptr; };
+    const auto input = [&](std::size_t i) -> const Value* {
+        return i < in.size() ? in[i] : nullptr;
+    };
     if (op == "Shape" || op == "Size") {
         if (!inputShape) {
             return std::nullopt;
@@ -273,8 +275,10 @@ std::optional<Value> evaluate(const onnx::NodeProto& node, const std::vector<con
             return std::nullopt;
         }
         const Value& c = *input(0);
-        auto picked = broadcast(*input(1), *input(2), input(1)->type, [](double x, double) { return x; });
-        auto other = broadcast(*input(1), *input(2), input(1)->type, [](double, double y) { return y; });
+        auto picked =
+            broadcast(*input(1), *input(2), input(1)->type, [](double x, double) { return x; });
+        auto other =
+            broadcast(*input(1), *input(2), input(1)->type, [](double, double y) { return y; });
         if (!picked || !other || (c.data.size() != 1 && c.data.size() != picked->data.size())) {
             return std::nullopt;
         }
@@ -382,9 +386,10 @@ std::optional<Value> evaluate(const onnx::NodeProto& node, const std::vector<con
 
 bool foldable(const std::string& op) {
     static const std::unordered_set<std::string> ops = {
-        "Shape", "Size", "Constant", "Identity", "Cast", "Gather", "Unsqueeze", "Squeeze",
-        "Concat", "Add", "Sub", "Mul", "Div", "Max", "Min", "Equal", "Where",
-        "ConstantOfShape", "Slice", "Reshape", "Range"};
+        "Shape",     "Size",    "Constant", "Identity", "Cast",  "Gather",
+        "Unsqueeze", "Squeeze", "Concat",   "Add",      "Sub",   "Mul",
+        "Div",       "Max",     "Min",      "Equal",    "Where", "ConstantOfShape",
+        "Slice",     "Reshape", "Range"};
     return ops.count(op) > 0;
 }
 
@@ -401,7 +406,7 @@ onnx::TensorProto toTensor(const std::string& name, const Value& v) {
         } else if (v.type == onnx::TensorProto::INT64) {
             // INT64_MAX ("to the end" in Slice) is not a double: clamp, do not overflow.
             constexpr double kLimit = 9.2e18;
-            t.add_int64_data(x >= kLimit   ? std::numeric_limits<std::int64_t>::max()
+            t.add_int64_data(x >= kLimit    ? std::numeric_limits<std::int64_t>::max()
                              : x <= -kLimit ? std::numeric_limits<std::int64_t>::min()
                                             : static_cast<std::int64_t>(x));
         } else {
@@ -444,7 +449,8 @@ bool foldShapeComputations(onnx::GraphProto& graph, const std::string& file) {
             node.output_size() != 1) {
             continue;
         }
-        const Dims* inputShape = readsShape && node.input_size() > 0 ? shapes.find(node.input(0)) : nullptr;
+        const Dims* inputShape =
+            readsShape && node.input_size() > 0 ? shapes.find(node.input(0)) : nullptr;
         std::optional<Value> out;
         try {
             out = evaluate(node, in, inputShape);

@@ -51,13 +51,13 @@ void TensorShapes::add(const std::string& name, Dims dims, int elementType) {
     double count = 1;
     for (const std::int64_t d : dims) {
         if (d < 0) {
-            throw InputError("workload", file_ + ": tensor '" + name + "' has a negative dimension (" +
-                                             std::to_string(d) + "): the file is malformed");
+            throw InputError("workload", file_ + ": tensor '" + name +
+                                             "' has a negative dimension (" + std::to_string(d) +
+                                             "): the file is malformed");
         }
         if (static_cast<double>(d) > kMaxDimension) {
             throw InputError("workload", file_ + ": tensor '" + name + "' has a dimension of " +
-                                             std::to_string(d) +
-                                             ", over 10^9: an absurd shape");
+                                             std::to_string(d) + ", over 10^9: an absurd shape");
         }
         count *= static_cast<double>(d);
     }

@@ -1,8 +1,7 @@
 #pragma once
 
-#include <onnx/onnx_pb.h>
-
 #include <cstdint>
+#include <onnx/onnx_pb.h>
 #include <string>
 #include <unordered_map>
 #include <vector>

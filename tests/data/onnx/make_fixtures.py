@@ -46,7 +46,9 @@ def export(model, example, names, path):
         stripped, all_tensors_to_one_file=True, location=weights, size_threshold=0)
     onnx.save(stripped, path)
     os.remove(os.path.join(os.path.dirname(path), weights))
-    print(f"{path}: {os.path.getsize(path)} bytes, {len(stripped.graph.node)} nodes")
+    parameters = sum(p.numel() for p in model.parameters())
+    print(f"{path}: {os.path.getsize(path)} bytes, {len(stripped.graph.node)} nodes, "
+          f"{parameters} parameters")
 
 
 def main():
