@@ -562,6 +562,11 @@ private:
             k = 1;
             notes_.insert("convolutions with non-square kernels count their window in cin");
         }
+        // A convolution on an image's few channels would pad each tap's contraction to the MXU's
+        // width: its window folds into the contraction instead, as the space-to-depth stems of
+        // the built-in graphs do (docs/training-model.md, section 3, rule 2).
+        constexpr double kFoldBelowChannels = 8;
+        const bool fold = square && k > 1 && cin < kFoldBelowChannels;
         if (intAttribute(nd, "group", 1) > 1) {
             notes_.insert("grouped and depthwise convolutions contract over cin / groups");
         }
@@ -573,6 +578,9 @@ private:
                       {"cout", number(cout)},
                       {"k", k},
                       {"stride", transposed || strides.empty() ? 1 : strides[0]}};
+        if (fold) {
+            layer["fold"] = true;
+        }
         const double count = static_cast<double>(map[0]) / model_.batch;
         if (count != 1) {
             layer["count"] = number(count);

@@ -5,12 +5,15 @@
 // "GFLOPS" counted one per multiply-accumulate (ResNet-50: 4.09), so they compare with MACs.
 #include "import/OnnxImport.hpp"
 
+#include "compute/LayerCost.hpp"
+#include "training/Presets.hpp"
+#include "training/StepModel.hpp"
 #include "workload/LayerGraph.hpp"
 #include "workload/Workload.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <gtest/gtest.h>
+#include <iostream>
 #include <map>
 #include <tuple>
 
@@ -158,6 +161,36 @@ TEST(OnnxImport, TorchTransformerLoads) {
         }
     }
     EXPECT_EQ(countType(g, LayerType::Norm), 2 * 2 + 2 * 3 + 2);
+}
+
+// The imported graph in the built-in ResNet-50 preset's plan (same slice, batch, core and split):
+// its layers lowered as the plan lowers the built-in ones. The exchanges stay the plan's, which
+// the two graphs share (the same parameters to 0.01 %, batch norm after the same convolutions).
+TEST(OnnxImport, ResNet50StepWithinThreePercentOfTheBuiltIn) {
+    const Scenario scenario = loadPreset("mlperf07-resnet50-tf-4096").scenario;
+    const StepPlan builtIn = buildStepPlan(scenario);
+    const LayerGraph imported = bound(importOnnx(fixture("resnet50")));
+    StepPlan plan = builtIn;
+    plan.graph = &imported;
+    plan.layers.clear();
+    plan.parametersPerCore = 0;
+    double computeImported = 0, computeBuiltIn = 0;
+    for (std::size_t i = 0; i < imported.layers.size(); ++i) {
+        plan.layers.push_back(lowerLayer(imported.layers[i], builtIn.parallelism.perReplicaBatch,
+                                         builtIn.split, builtIn.core, i > 0));
+        plan.parametersPerCore += plan.layers.back().parameters;
+        computeImported += plan.layers.back().forward.seconds + plan.layers.back().backward.seconds;
+    }
+    for (const LayerCost& c : builtIn.layers) {
+        computeBuiltIn += c.forward.seconds + c.backward.seconds;
+    }
+    EXPECT_NEAR(computeImported / computeBuiltIn, 1, 0.03);
+    const double step = evaluateStepPlan(plan, scenario).trainStepS;
+    const double reference = evaluateStepPlan(builtIn, scenario).trainStepS;
+    EXPECT_NEAR(step / reference, 1, 0.03) << step << " s against " << reference << " s";
+    std::cout << "ResNet-50 step: imported " << step * 1e3 << " ms, built-in " << reference * 1e3
+              << " ms; compute " << computeImported * 1e3 << " ms against " << computeBuiltIn * 1e3
+              << " ms\n";
 }
 
 } // namespace
