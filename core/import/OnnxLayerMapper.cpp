@@ -305,6 +305,13 @@ private:
     // Appends a layer made from node i whose result is tensor `out`.
     void addLayer(json layer, int i, const std::string& out, const std::string& weight = "") {
         const auto& nd = node(i);
+        for (const auto& [key, value] : layer.items()) {
+            // Zero-sized tensors divide by zero; a layer must have finite, countable fields.
+            if (value.is_number_float() && !std::isfinite(value.get<double>())) {
+                unmapped(i, "a tensor with no elements");
+                return;
+            }
+        }
         const std::string group = weight.empty() ? groupOf(nd) : groupOfWeight(weight);
         std::string name = weight.empty() ? nameOf(nd, i) : layerNameOfWeight(weight);
         if (!weight.empty()) {
@@ -571,13 +578,12 @@ private:
             notes_.insert("grouped and depthwise convolutions contract over cin / groups");
         }
         const Dims strides = intsAttribute(nd, "strides");
-        json layer = {{"type", "conv"},
-                      {"h", number(h)},
-                      {"w", number(wide)},
-                      {"cin", number(cin)},
-                      {"cout", number(cout)},
-                      {"k", k},
-                      {"stride", transposed || strides.empty() ? 1 : strides[0]}};
+        // The layer's stride is an int; beyond the map's size a stride means the same.
+        const std::int64_t stride =
+            transposed || strides.empty() ? 1 : std::clamp<std::int64_t>(strides[0], 1, 1 << 20);
+        json layer = {{"type", "conv"},     {"h", number(h)},       {"w", number(wide)},
+                      {"cin", number(cin)}, {"cout", number(cout)}, {"k", k},
+                      {"stride", stride}};
         if (fold) {
             layer["fold"] = true;
         }
@@ -799,6 +805,10 @@ private:
             wide *= static_cast<double>((*y)[k]);
         }
         for (const auto k : kernel) {
+            if (k < 1 || k > (1 << 20)) {
+                unmapped(i, "a pooling window out of range");
+                return;
+            }
             taps *= static_cast<double>(k);
         }
         // The layer's window is k x k: a non-square one keeps its size.
@@ -859,6 +869,9 @@ private:
             return;
         }
         const double classes = static_cast<double>(y->back());
+        if (classes < 1) {
+            return;
+        }
         result_.layers.push_back({{"name", "loss"},
                                   {"group", "loss"},
                                   {"type", "loss"},
