@@ -864,8 +864,11 @@ private:
         if (g_.output_size() == 0) {
             return;
         }
+        // Over classes ([batch, classes]) or tokens ([batch, tokens, classes]); a map output
+        // (segmentation, generation) has no loss PodScope knows.
         const Dims* y = dims(g_.output(0).name());
-        if (!y || y->size() < 2) {
+        if (!y || y->size() < 2 || y->size() > 3) {
+            notes_.insert("no loss added: the first output is not [batch, (tokens,) classes]");
             return;
         }
         const double classes = static_cast<double>(y->back());

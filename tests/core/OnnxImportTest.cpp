@@ -163,6 +163,47 @@ TEST(OnnxImport, TorchTransformerLoads) {
     EXPECT_EQ(countType(g, LayerType::Norm), 2 * 2 + 2 * 3 + 2);
 }
 
+// Embedding(1000, 64) -> LSTM(64, 128) -> GRU(128, 128) -> LayerNorm(128) -> Linear(128, 1000)
+// over 16 tokens, opset 17: torch counts 391,656 parameters. The recurrent layer (as the built-in
+// GNMT's) has one bias per gate where torch and ONNX have two, 4 x 128 + 3 x 128 fewer.
+TEST(OnnxImport, EmbeddingLstmGruAndLayerNormalization) {
+    const LayerGraph g = bound(importOnnx(fixture("token_tagger")));
+    EXPECT_NEAR(g.parameters(), 391656 - (4 + 3) * 128, 1);
+    ASSERT_EQ(countType(g, LayerType::Embedding), 1);
+    ASSERT_EQ(countType(g, LayerType::Recurrent), 2);
+    ASSERT_EQ(countType(g, LayerType::Norm), 1);
+    for (const Layer& l : g.layers) {
+        if (l.type == LayerType::Recurrent) {
+            EXPECT_EQ(l.steps, 16);
+            EXPECT_EQ(l.hidden, 128);
+            EXPECT_EQ(l.gates, l.in == 64 ? 4 : 3) << l.name;
+        }
+        if (l.type == LayerType::Embedding) {
+            EXPECT_EQ(l.rows, 16); // one lookup per token
+            EXPECT_EQ(l.vocab, 1000);
+        }
+        if (l.type == LayerType::Loss) {
+            EXPECT_EQ(l.rows, 16);
+            EXPECT_EQ(l.classes, 1000);
+        }
+    }
+}
+
+// Conv2d(8, 32, 3, groups=4) and ConvTranspose2d(32, 16, 4, stride=2) on 32 x 32: torch counts
+// 8,816 parameters. A grouped conv contracts over 8 / 4 channels per tap; a transposed one
+// scatters each of its 32 x 32 inputs through 4 x 4 taps to 16 channels.
+TEST(OnnxImport, GroupedAndTransposedConvolutions) {
+    const ImportedGraph imported = importOnnx(fixture("upsampler"));
+    const LayerGraph g = bound(imported);
+    EXPECT_NEAR(g.parameters(), 8816, 0.5);
+    ASSERT_EQ(countType(g, LayerType::Conv), 2);
+    EXPECT_EQ(g.layers[0].cin, 2);
+    EXPECT_EQ(g.layers[0].activation, Activation::Relu);
+    EXPECT_DOUBLE_EQ(g.layers[0].forwardMacs(), 32.0 * 32 * 9 * 2 * 32);
+    EXPECT_DOUBLE_EQ(g.layers[1].forwardMacs(), 32.0 * 32 * 16 * 32 * 16);
+    EXPECT_EQ(countType(g, LayerType::Loss), 0); // an image out: no classes to score
+}
+
 // The imported graph in the built-in ResNet-50 preset's plan (same slice, batch, core and split):
 // its layers lowered as the plan lowers the built-in ones. The exchanges stay the plan's, which
 // the two graphs share (the same parameters to 0.01 %, batch norm after the same convolutions).

@@ -29,17 +29,48 @@ class TinyTransformer(torch.nn.Module):
         return self.body(src, tgt)
 
 
+class TokenTagger(torch.nn.Module):
+    """Embedding, LSTM, GRU, LayerNorm and a classifier over 16 tokens: the recurrent and
+    embedding mappings (exported at opset 17, which has LayerNormalization)."""
+
+    def __init__(self):
+        super().__init__()
+        self.embedding = torch.nn.Embedding(1000, 64)
+        self.lstm = torch.nn.LSTM(64, 128, batch_first=True)
+        self.gru = torch.nn.GRU(128, 128, batch_first=True)
+        self.norm = torch.nn.LayerNorm(128)
+        self.classifier = torch.nn.Linear(128, 1000)
+
+    def forward(self, tokens):
+        x, _ = self.lstm(self.embedding(tokens))
+        x, _ = self.gru(x)
+        return self.classifier(self.norm(x))
+
+
+class Upsampler(torch.nn.Module):
+    """A grouped conv and a transposed conv (the convolution mappings torchvision's classifiers
+    do not have)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(8, 32, 3, padding=1, groups=4)
+        self.up = torch.nn.ConvTranspose2d(32, 16, 4, stride=2, padding=1)
+
+    def forward(self, x):
+        return self.up(torch.relu(self.conv(x)))
+
+
 def keep_batch_norm():
     """Exporting in eval mode folds each batch norm into its convolution (torch.onnx's eval
     peephole pass, run whatever do_constant_folding says); a training simulator needs them."""
     torch._C._jit_pass_onnx_eval_peephole = lambda graph, params: params
 
 
-def export(model, example, names, path):
+def export(model, example, names, path, opset=13):
     model.eval()
     axes = {name: {0: "batch"} for name in names + ["output"]}
     torch.onnx.export(model, example, path, input_names=names, output_names=["output"],
-                      dynamic_axes=axes, opset_version=13, do_constant_folding=False)
+                      dynamic_axes=axes, opset_version=opset, do_constant_folding=False)
     stripped = onnx.load(path)
     weights = os.path.basename(path) + ".weights"
     onnx.external_data_helper.convert_model_to_external_data(
@@ -67,6 +98,9 @@ def main():
     tokens = torch.zeros(1, 32, 128)
     export(TinyTransformer(), (tokens, tokens), ["src", "tgt"],
            os.path.join(out, "transformer.onnx"))
+    export(TokenTagger(), (torch.zeros(1, 16, dtype=torch.long),), ["tokens"],
+           os.path.join(out, "token_tagger.onnx"), opset=17)
+    export(Upsampler(), (torch.zeros(1, 8, 32, 32),), ["input"], os.path.join(out, "upsampler.onnx"))
 
 
 if __name__ == "__main__":
