@@ -19,4 +19,7 @@ struct ImportedGraph {
 // operators to layers. Throws InputError naming the file and the problem.
 ImportedGraph importOnnx(const std::string& path);
 
+// The same for a model already in memory; `file` names it in errors and becomes its name.
+ImportedGraph importOnnxBytes(const std::string& bytes, const std::string& file);
+
 } // namespace podscope

@@ -1,0 +1,195 @@
+// Hostile ONNX files (issue 21, item 6): each is refused with an InputError naming the file and
+// the problem; none crashes or hangs. Most are made by editing the ResNet-50 fixture.
+#include "ScratchDir.hpp"
+#include "common/InputError.hpp"
+#include "import/OnnxImport.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <gtest/gtest.h>
+#include <onnx/onnx_pb.h>
+#include <random>
+
+namespace podscope {
+namespace {
+
+const std::string kFile = "edited.onnx";
+
+std::string fixtureBytes() {
+    std::ifstream in(std::string(PODSCOPE_ONNX_FIXTURES) + "/resnet50.onnx", std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+onnx::ModelProto fixtureModel() {
+    onnx::ModelProto m;
+    EXPECT_TRUE(m.ParseFromString(fixtureBytes()));
+    return m;
+}
+
+// The message of the InputError that importing `bytes` throws ("" if it does not).
+std::string refusal(const std::string& bytes) {
+    try {
+        importOnnxBytes(bytes, kFile);
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.field(), "workload");
+        EXPECT_NE(std::string(e.what()).find(kFile), std::string::npos) << e.what();
+        return e.what();
+    }
+    return "";
+}
+
+std::string refusal(const std::function<void(onnx::ModelProto&)>& edit) {
+    onnx::ModelProto m = fixtureModel();
+    edit(m);
+    return refusal(m.SerializeAsString());
+}
+
+onnx::TensorShapeProto& inputShape(onnx::ModelProto& m) {
+    return *m.mutable_graph()
+                ->mutable_input(0)
+                ->mutable_type()
+                ->mutable_tensor_type()
+                ->mutable_shape();
+}
+
+TEST(OnnxBadFile, EmptyFile) {
+    EXPECT_NE(refusal("").find("the file is empty"), std::string::npos);
+}
+
+TEST(OnnxBadFile, RandomBytes) {
+    std::mt19937 random(21);
+    for (int trial = 0; trial < 50; ++trial) {
+        std::string bytes(1 + random() % 5000, '\0');
+        for (char& c : bytes) {
+            c = static_cast<char>(random());
+        }
+        EXPECT_FALSE(refusal(bytes).empty()) << "trial " << trial;
+    }
+}
+
+TEST(OnnxBadFile, EveryTruncationIsRefused) {
+    const std::string bytes = fixtureBytes();
+    for (std::size_t size = 1; size < bytes.size(); size += 499) {
+        EXPECT_FALSE(refusal(bytes.substr(0, size)).empty()) << size << " bytes";
+    }
+    EXPECT_NE(refusal(bytes.substr(0, bytes.size() / 2)).find(kFile), std::string::npos);
+}
+
+TEST(OnnxBadFile, NoGraph) {
+    const std::string message = refusal([](onnx::ModelProto& m) { m.clear_graph(); });
+    EXPECT_NE(message.find("no graph"), std::string::npos) << message;
+}
+
+TEST(OnnxBadFile, UnsupportedOpset) {
+    for (const int opset : {6, 18}) {
+        const std::string message =
+            refusal([&](onnx::ModelProto& m) { m.mutable_opset_import(0)->set_version(opset); });
+        EXPECT_NE(message.find("opset " + std::to_string(opset)), std::string::npos) << message;
+        EXPECT_NE(message.find("opsets 7 to 17"), std::string::npos) << message;
+    }
+    const std::string none = refusal([](onnx::ModelProto& m) { m.clear_opset_import(); });
+    EXPECT_NE(none.find("declares no opset"), std::string::npos) << none;
+}
+
+TEST(OnnxBadFile, Cycle) {
+    // The first convolution reads the output of the last node: the graph loops.
+    const std::string message = refusal([](onnx::ModelProto& m) {
+        auto& g = *m.mutable_graph();
+        const std::string last = g.node(g.node_size() - 1).output(0);
+        for (auto& n : *g.mutable_node()) {
+            if (n.op_type() == "Conv") {
+                n.set_input(0, last);
+                break;
+            }
+        }
+    });
+    EXPECT_NE(message.find("cycle"), std::string::npos) << message;
+}
+
+TEST(OnnxBadFile, DanglingInput) {
+    const std::string message = refusal([](onnx::ModelProto& m) {
+        m.mutable_graph()->mutable_node(m.graph().node_size() - 1)->set_input(0, "nowhere");
+    });
+    EXPECT_NE(message.find("'nowhere', which no node"), std::string::npos) << message;
+}
+
+TEST(OnnxBadFile, NoBatchDimension) {
+    const std::string scalar = refusal([](onnx::ModelProto& m) { inputShape(m).clear_dim(); });
+    EXPECT_NE(scalar.find("no batch dimension"), std::string::npos) << scalar;
+    const std::string shapeless = refusal([](onnx::ModelProto& m) {
+        m.mutable_graph()->mutable_input(0)->mutable_type()->mutable_tensor_type()->clear_shape();
+    });
+    EXPECT_NE(shapeless.find("no batch dimension"), std::string::npos) << shapeless;
+}
+
+TEST(OnnxBadFile, SymbolicDimensionBesidesTheBatch) {
+    const std::string message =
+        refusal([](onnx::ModelProto& m) { inputShape(m).mutable_dim(2)->set_dim_param("height"); });
+    EXPECT_NE(message.find("dimension 2 ('height') is symbolic"), std::string::npos) << message;
+}
+
+TEST(OnnxBadFile, AbsurdShapes) {
+    const std::string huge = refusal(
+        [](onnx::ModelProto& m) { inputShape(m).mutable_dim(2)->set_dim_value(2000000000); });
+    EXPECT_NE(huge.find("over 10^9"), std::string::npos) << huge;
+    const std::string overflow = refusal([](onnx::ModelProto& m) {
+        for (int d = 1; d < 4; ++d) {
+            inputShape(m).mutable_dim(d)->set_dim_value(1000000000);
+        }
+    });
+    EXPECT_NE(overflow.find("2^53"), std::string::npos) << overflow;
+}
+
+TEST(OnnxBadFile, FileOverTwoGigabytes) {
+    const test::ScratchDir dir;
+    const auto path = dir.path / "huge.onnx";
+    { std::ofstream(path) << "x"; }
+    std::filesystem::resize_file(path, 3ull << 30); // sparse: no disk used
+    try {
+        importOnnx(path.string());
+        FAIL() << "a 3 GiB file loaded";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("over the 2 GiB"), std::string::npos) << e.what();
+    }
+}
+
+TEST(OnnxBadFile, MissingFile) {
+    try {
+        importOnnx("/nonexistent/model.onnx");
+        FAIL();
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("/nonexistent/model.onnx: cannot read"),
+                  std::string::npos);
+    }
+}
+
+// An operator PodScope does not know is listed with its count and shares, never dropped.
+TEST(OnnxBadFile, UnknownOperatorIsReportedNotDropped) {
+    onnx::ModelProto m = fixtureModel();
+    auto* custom = m.add_opset_import();
+    custom->set_domain("com.example");
+    custom->set_version(1);
+    for (auto& n : *m.mutable_graph()->mutable_node()) {
+        if (n.op_type() == "MaxPool") {
+            n.set_domain("com.example");
+            n.set_op_type("MysteryPool");
+            n.clear_attribute();
+        }
+    }
+    const ImportedGraph imported = importOnnxBytes(m.SerializeAsString(), kFile);
+    const auto found =
+        std::find_if(imported.unmapped.begin(), imported.unmapped.end(),
+                     [](const UnmappedOperator& u) { return u.opType == "MysteryPool"; });
+    ASSERT_NE(found, imported.unmapped.end());
+    EXPECT_EQ(found->count, 1);
+    EXPECT_GT(found->bytesShare, 0); // its input's shape is known
+    EXPECT_LT(found->bytesShare, 1);
+    const std::string description = imported.workload.at("description");
+    EXPECT_NE(description.find("Not mapped"), std::string::npos) << description;
+    EXPECT_NE(description.find("MysteryPool x1"), std::string::npos) << description;
+}
+
+} // namespace
+} // namespace podscope
