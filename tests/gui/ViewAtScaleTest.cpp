@@ -152,15 +152,16 @@ private slots:
 
     void theProgramReplaysTheWholeStepByDefault() {
         const gui::Options options = gui::parseOptions({"podscope"});
-        QCOMPARE(options.replay, ReplayKind::Step);
-        QCOMPARE(gui::parseOptions({"podscope", "--replay", "collective"}).replay,
-                 ReplayKind::Collective); // one flag (one choice in the toolbar) away
+        QVERIFY(options.replay == ReplayKind::Step);
+        // One flag (one choice in the toolbar) away.
+        QVERIFY(gui::parseOptions({"podscope", "--replay", "collective"}).replay ==
+                ReplayKind::Collective);
     }
 
     void chipsShowInTheCollectiveReplay() {
         window_->setReplayKind(ReplayKind::Collective);
         window_->setTimeFraction(0.5); // mid-collective: thousands of chunks in flight
-        checkEveryLayoutAndColouring("collective", 0.25);
+        checkEveryLayoutAndColouring("collective", 0.35);
     }
 
     // In the step, chips idle or busy and links quiet or carrying traffic: the backward pass
@@ -168,10 +169,11 @@ private slots:
     void chipsShowInEveryPhaseOfTheStep() {
         window_->setReplayKind(ReplayKind::Step);
         waitForStep();
-        for (ChipActivity phase :
-             {ChipActivity::Backward, ChipActivity::Optimizer, ChipActivity::GradientSync}) {
+        for (podscope::ChipActivity phase :
+             {podscope::ChipActivity::Backward, podscope::ChipActivity::Optimizer,
+              podscope::ChipActivity::GradientSync}) {
             QVERIFY(window_->setTimeAtActivity(phase));
-            checkEveryLayoutAndColouring(toString(phase), 0.25);
+            checkEveryLayoutAndColouring(toString(phase), 0.35);
         }
     }
 
@@ -185,10 +187,10 @@ private slots:
                 window_->setColorMode(ColorMode::Replica);
                 for (LayoutKind layout : allLayouts()) {
                     window_->setLayoutKind(layout);
-                    QCOMPARE(window_->layoutKind(), layout);
-                    QCOMPARE(window_->stepLinkColors(), links);
+                    QVERIFY(window_->layoutKind() == layout);
+                    QVERIFY(window_->stepLinkColors() == links);
                     QCOMPARE(window_->wrapArcs(), arcs);
-                    QCOMPARE(window_->colorMode(), ColorMode::Replica);
+                    QVERIFY(window_->colorMode() == ColorMode::Replica);
                 }
             }
         }
@@ -206,7 +208,11 @@ private slots:
             colours.insert({c.r, c.g, c.b});
         }
         QCOMPARE(int(colours.size()), 8);
-        QCOMPARE(QString::fromStdString(window_->frame().chipLegend.title), QString("Replicas"));
+        // ResNet-50's replicas are one per core: a colour per chip, for its two replicas.
+        const bool perCore = window_->stepRun()->plan.parallelism.replicasPerChip > 1;
+        QCOMPARE(QString::fromStdString(window_->frame().chipLegend.title),
+                 QString(perCore ? "Chips" : "Replicas"));
+        QCOMPARE(window_->frame().chipLegend.categories.size(), std::size_t(8));
         window_->setColorMode(ColorMode::ChipState);
         QCOMPARE(QString::fromStdString(window_->frame().chipLegend.title),
                  QString("Chip activity"));

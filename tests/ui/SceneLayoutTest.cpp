@@ -188,6 +188,10 @@ TEST(SceneLayout, GridDrawsWrapAroundLinksAsArcsOutOfThePlane) {
             EXPECT_GE(line.size(), 8u);
             EXPECT_LE(line.size(), 12u);
             EXPECT_GT(highest, 1.0);
+            // Under the chips, which hide them from above (over them, arcs covered the slab).
+            for (const Vec3* p = line.begin; p < line.end; ++p) {
+                EXPECT_LT(p->z, plane);
+            }
         } else {
             EXPECT_EQ(line.size(), 2u);
             // In the chips' plane, in the gap between the two cubes: it covers neither chip

@@ -145,8 +145,10 @@ Placement placeOnGrid(const Topology& topology, bool physical) {
     }
     for (int d = 0; d < rank; ++d) {
         placement.arcDims[static_cast<std::size_t>(d)] = topology.wraps(d);
-        // Up out of the XY plane; Z arcs swing out to the front instead.
-        placement.arcBulge[static_cast<std::size_t>(d)] = d == 2 ? kAxisY * -1.0 : kAxisZ;
+        // Down, under the XY plane: seen from above (every camera preset but Side) the chips
+        // hide the arcs, where arcs above covered the whole multipod; Z arcs swing out to the
+        // front instead.
+        placement.arcBulge[static_cast<std::size_t>(d)] = d == 2 ? kAxisY * -1.0 : kAxisZ * -1.0;
     }
     return placement;
 }

@@ -10,7 +10,7 @@ namespace podscope::ui {
 
 // How chips are placed in 3-D. Torus: wrapped dimensions bent into circles (the multipod is a
 // cylinder 32 around and 128 long; a 32x32 pod a donut). Grid: flat, wrap-around links drawn
-// as arcs. Physical: chips grouped by tray (2x2), host (4x2) and pod with visible gaps.
+// as arcs under the chips. Physical: chips grouped by tray (2x2), host (4x2) and pod with visible gaps.
 // Unrolled: the grid seen from above with smaller chips and no wrap-around arcs, so that the
 // links between them read as a heat map (the multipod as 128x32). The layout chooses where
 // chips go, never how chips or links are coloured.
