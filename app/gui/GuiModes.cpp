@@ -25,6 +25,7 @@
 #include <cstdio>
 #include <iostream>
 #include <optional>
+#include <utility>
 
 namespace podscope::gui {
 namespace {
@@ -280,7 +281,12 @@ int run(int argc, char** argv, std::chrono::steady_clock::time_point started) {
             window.setFullScreen(true);
         }
     }
-    auto failScripted = [scripted](const QString& message) {
+    // A failure the default step replay answers by replaying the gradient sync instead.
+    bool replacedFailure = false;
+    auto failScripted = [scripted, &replacedFailure](const QString& message) {
+        if (std::exchange(replacedFailure, false)) {
+            return;
+        }
         if (scripted) {
             std::cerr << "podscope: error: " << message.toStdString() << "\n";
             QApplication::exit(1);
@@ -344,12 +350,29 @@ int run(int argc, char** argv, std::chrono::steady_clock::time_point started) {
         }
         // The step replay's timeline is simulated off the UI thread: go on once it is shown.
         if (window.replaysStep() && (!window.stepRun() || window.simulatingStep())) {
-            auto connection = std::make_shared<QMetaObject::Connection>();
-            *connection = QObject::connect(&window, &ui::MainWindow::stepRunShown, &window,
-                                           [connection, proceed] {
-                                               QObject::disconnect(*connection);
-                                               proceed();
-                                           });
+            auto shown = std::make_shared<QMetaObject::Connection>();
+            auto failed = std::make_shared<QMetaObject::Connection>();
+            *shown = QObject::connect(&window, &ui::MainWindow::stepRunShown, &window,
+                                      [shown, failed, proceed] {
+                                          QObject::disconnect(*shown);
+                                          QObject::disconnect(*failed);
+                                          proceed();
+                                      });
+            // The whole step is only the default: a configuration whose step the timeline
+            // cannot simulate still opens, on its gradient sync, and says why.
+            if (!options.replayGiven && !options.demo) {
+                *failed = QObject::connect(
+                    &window, &ui::MainWindow::stepRunFailed, &window,
+                    [shown, failed, proceed, &window, &replacedFailure](const QString& message) {
+                        QObject::disconnect(*shown);
+                        QObject::disconnect(*failed);
+                        std::cerr << "podscope: the step replay could not be simulated ("
+                                  << message.toStdString() << "); replaying the gradient sync\n";
+                        replacedFailure = true;
+                        window.setReplayKind(ui::ReplayKind::Collective);
+                        proceed();
+                    });
+            }
             return;
         }
         proceed();

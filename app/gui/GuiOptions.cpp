@@ -217,6 +217,7 @@ Options parseOptions(const QStringList& arguments) {
     }
     if (parser.isSet(replay)) {
         options.replay = ui::parseReplayKind(parser.value(replay).toStdString());
+        options.replayGiven = true;
     }
     if (parser.isSet(timeFraction)) {
         if (parser.isSet(timeUs)) {

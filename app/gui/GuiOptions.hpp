@@ -26,6 +26,7 @@ struct Options {
     ui::StepLinkColors stepLinks = ui::StepLinkColors::TrafficKind; // --links
     std::optional<double> timeUs;
     ui::ReplayKind replay = ui::ReplayKind::Step; // --replay: the whole step by default
+    bool replayGiven = false;                     // --replay was given
     std::optional<double> timeFraction;           // --time-fraction
     std::optional<ChipActivity> timeAt;           // --time-at
     std::optional<ui::ChartKind> chart;           // --chart: the chart tab in front

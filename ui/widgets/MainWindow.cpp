@@ -129,6 +129,7 @@ MainWindow::MainWindow(const Scenario& training, bool withView, QWidget* parent)
         progress_->setVisible(runner_->busy());
         cancel_->setVisible(runner_->busy());
         status_->setText(tr("Step simulation failed: %1").arg(message));
+        emit stepRunFailed(message);
         emit runFailed(message);
     });
     connect(stepRunner_, &LatestOnlyRunner::cancelled, this, [this] {
