@@ -53,8 +53,8 @@ TEST(GroupColors, ManyGroupsDrawOnlyTheLegendsColours) {
         const Legend legend = groupLegend("replica", count, first);
         EXPECT_FALSE(legend.continuous);
         ASSERT_EQ(static_cast<int>(legend.categories.size()), kCycleColors);
-        EXPECT_EQ(legend.note.rfind(std::to_string(count) + " replicas in 8 repeating colours", 0),
-                  0u);
+        EXPECT_EQ(legend.note,
+                  std::to_string(count) + " replicas; colours repeat, neighbours differ");
         EXPECT_EQ(legend.categories[3].first, "replica 3, ...");
         for (int slot = 0; slot < kCycleColors; ++slot) {
             const Rgb drawn = groupColor(slot * 37 % count, count, slot);

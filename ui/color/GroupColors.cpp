@@ -55,9 +55,7 @@ Legend groupLegend(const std::string& noun, int count, const std::vector<int>& f
                 {noun + " " + std::to_string(first) + ", ...", cycleColor(s)});
         }
     }
-    legend.note = std::to_string(count) + " " + noun + "s in " +
-                  std::to_string(legend.categories.size()) +
-                  " repeating colours, neighbours never alike; click a chip for its number";
+    legend.note = std::to_string(count) + " " + noun + "s; colours repeat, neighbours differ";
     return legend;
 }
 
