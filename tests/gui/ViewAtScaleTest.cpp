@@ -3,6 +3,7 @@
 // colours drawn are the legend's; layout and colouring are chosen independently; the program
 // replays the whole step unless told otherwise. Renders through GLX: needs an X server.
 #include "GuiOptions.hpp"
+#include "common/InputError.hpp"
 #include "training/Presets.hpp"
 #include "vtk/VtkView.hpp"
 #include "widgets/MainWindow.hpp"
@@ -156,6 +157,19 @@ private slots:
         // One flag (one choice in the toolbar) away.
         QVERIFY(gui::parseOptions({"podscope", "--replay", "collective"}).replay ==
                 ReplayKind::Collective);
+        // The step replay's link colours are a choice of their own, in every layout.
+        QVERIFY(options.stepLinks == StepLinkColors::TrafficKind);
+        QVERIFY(gui::parseOptions({"podscope", "--links", "utilisation", "--layout", "torus"})
+                    .stepLinks == StepLinkColors::Utilisation);
+        QVERIFY(gui::parseOptions({"podscope", "--layout", "unrolled"}).stepLinks ==
+                StepLinkColors::TrafficKind);
+        try {
+            gui::parseOptions({"podscope", "--links", "heat"});
+            QFAIL("--links heat was accepted");
+        } catch (const InputError& error) {
+            QCOMPARE(QString::fromStdString(error.field()), QString("links"));
+            QVERIFY(QString(error.what()).contains("traffic or utilisation"));
+        }
     }
 
     void chipsShowInTheCollectiveReplay() {
