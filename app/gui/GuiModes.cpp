@@ -5,9 +5,9 @@
 #include "common/InputError.hpp"
 #include "export/ChartExport.hpp"
 #include "session/ScenarioDocument.hpp"
+#include "vtk/VtkView.hpp"
 #include "widgets/DemoPanel.hpp"
 #include "widgets/DemoPlayer.hpp"
-#include "vtk/VtkView.hpp"
 #include "widgets/Explorer.hpp"
 #include "widgets/ExportMenu.hpp"
 #include "widgets/LegendWidget.hpp"
@@ -21,19 +21,20 @@
 #include <QPainter>
 #include <QTemporaryDir>
 #include <QTimer>
-
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <optional>
+#include <utility>
 
 namespace podscope::gui {
 namespace {
 
 // Everything but a chart export shows or renders the 3-D view.
 DisplayNeed displayNeed(const Options& options) {
-    const bool onlyCharts = options.exportChart && options.exportView.isEmpty() && options.screenshot.isEmpty() &&
-                            options.benchmarkFrames == 0 && options.benchmarkChanges == 0;
+    const bool onlyCharts = options.exportChart && options.exportView.isEmpty() &&
+                            options.screenshot.isEmpty() && options.benchmarkFrames == 0 &&
+                            options.benchmarkChanges == 0;
     return onlyCharts ? DisplayNeed::None : DisplayNeed::OpenGL;
 }
 
@@ -52,10 +53,12 @@ void takeScreenshot(ui::MainWindow& window, const QString& file) {
             QPainter painter(&image);
             const QPoint at = view->mapTo(&window, QPoint(0, 0));
             // VTK leaves alpha at zero where nothing is drawn: the view is opaque on screen.
-            painter.drawImage(QRect(at, view->size()), view->grabFramebuffer().convertToFormat(QImage::Format_RGB32));
+            painter.drawImage(QRect(at, view->size()),
+                              view->grabFramebuffer().convertToFormat(QImage::Format_RGB32));
         }
         if (image.isNull() || !image.save(file, "PNG")) {
-            std::cerr << "podscope: error: cannot write screenshot '" << file.toStdString() << "'\n";
+            std::cerr << "podscope: error: cannot write screenshot '" << file.toStdString()
+                      << "'\n";
             QApplication::exit(1);
             return;
         }
@@ -63,10 +66,11 @@ void takeScreenshot(ui::MainWindow& window, const QString& file) {
     };
     if (auto* view = window.view()) {
         auto connection = std::make_shared<QMetaObject::Connection>();
-        *connection = QObject::connect(view, &ui::VtkView::frameSwapped, &window, [connection, save] {
-            QObject::disconnect(*connection);
-            QTimer::singleShot(50, save);
-        });
+        *connection =
+            QObject::connect(view, &ui::VtkView::frameSwapped, &window, [connection, save] {
+                QObject::disconnect(*connection);
+                QTimer::singleShot(50, save);
+            });
         view->requestRender();
     } else {
         QTimer::singleShot(50, save);
@@ -99,38 +103,41 @@ void runExports(ui::MainWindow& window, const Options& options) {
     }
     auto* view = window.view();
     if (!view) {
-        std::cerr << "podscope: error: --export-view needs an OpenGL platform (run under X or Xvfb)\n";
+        std::cerr
+            << "podscope: error: --export-view needs an OpenGL platform (run under X or Xvfb)\n";
         QApplication::exit(1);
         return;
     }
     // The view's OpenGL context exists once it has drawn a frame.
     auto connection = std::make_shared<QMetaObject::Connection>();
-    *connection = QObject::connect(view, &ui::VtkView::frameSwapped, &window, [connection, &window, options] {
-        QObject::disconnect(*connection);
-        const QSize pixels = options.exportSize.value_or(QSize(1920, 1080));
-        QElapsedTimer clock;
-        clock.start();
-        QImage image = ui::renderViewFigure(window, pixels, options.viewFigure);
-        const qint64 renderMs = clock.elapsed();
-        if (image.isNull()) {
-            std::cerr << "podscope: error: cannot render the 3-D view at " << pixels.width() << "x"
-                      << pixels.height() << " (beyond the OpenGL driver's limits)\n";
-            QApplication::exit(1);
-            return;
-        }
-        const int dpi = options.exportDpi > 0 ? options.exportDpi : 96;
-        image.setDotsPerMeterX(static_cast<int>(dpi / 0.0254 + 0.5));
-        image.setDotsPerMeterY(static_cast<int>(dpi / 0.0254 + 0.5));
-        const QString problem = ui::savePngAtomically(image, options.exportView);
-        if (!problem.isEmpty()) {
-            std::cerr << "podscope: error: " << problem.toStdString() << "\n";
-            QApplication::exit(1);
-            return;
-        }
-        std::cout << "Wrote " << options.exportView.toStdString() << " (" << pixels.width() << "x"
-                  << pixels.height() << " px, rendered off-screen in " << renderMs << " ms)\n";
-        QApplication::exit(0);
-    });
+    *connection =
+        QObject::connect(view, &ui::VtkView::frameSwapped, &window, [connection, &window, options] {
+            QObject::disconnect(*connection);
+            const QSize pixels = options.exportSize.value_or(QSize(1920, 1080));
+            QElapsedTimer clock;
+            clock.start();
+            QImage image = ui::renderViewFigure(window, pixels, options.viewFigure);
+            const qint64 renderMs = clock.elapsed();
+            if (image.isNull()) {
+                std::cerr << "podscope: error: cannot render the 3-D view at " << pixels.width()
+                          << "x" << pixels.height() << " (beyond the OpenGL driver's limits)\n";
+                QApplication::exit(1);
+                return;
+            }
+            const int dpi = options.exportDpi > 0 ? options.exportDpi : 96;
+            image.setDotsPerMeterX(static_cast<int>(dpi / 0.0254 + 0.5));
+            image.setDotsPerMeterY(static_cast<int>(dpi / 0.0254 + 0.5));
+            const QString problem = ui::savePngAtomically(image, options.exportView);
+            if (!problem.isEmpty()) {
+                std::cerr << "podscope: error: " << problem.toStdString() << "\n";
+                QApplication::exit(1);
+                return;
+            }
+            std::cout << "Wrote " << options.exportView.toStdString() << " (" << pixels.width()
+                      << "x" << pixels.height() << " px, rendered off-screen in " << renderMs
+                      << " ms)\n";
+            QApplication::exit(0);
+        });
     view->requestRender();
 }
 // --- end of scripted exports
@@ -140,7 +147,8 @@ void runExports(ui::MainWindow& window, const Options& options) {
 void benchmarkFrames(ui::MainWindow& window, int frames, double firstFrameMs) {
     auto* view = window.view();
     if (!view) {
-        std::cerr << "podscope: error: --benchmark-frames needs an OpenGL platform (run under X or Xvfb)\n";
+        std::cerr << "podscope: error: --benchmark-frames needs an OpenGL platform (run under X or "
+                     "Xvfb)\n";
         QApplication::exit(1);
         return;
     }
@@ -151,28 +159,31 @@ void benchmarkFrames(ui::MainWindow& window, int frames, double firstFrameMs) {
     };
     auto state = std::make_shared<State>();
     state->clock.start();
-    QObject::connect(view, &ui::VtkView::frameSwapped, &window, [&window, view, frames, state, firstFrameMs] {
-        if (state->done > 0) {
-            state->renderMs.push_back(view->lastRenderMs());
-        }
-        if (state->done++ == frames) {
-            const double seconds = static_cast<double>(state->clock.nsecsElapsed()) * 1e-9;
-            auto sorted = state->renderMs;
-            std::sort(sorted.begin(), sorted.end());
-            const double median = sorted.empty() ? 0 : sorted[sorted.size() / 2];
-            std::printf("{\"frames\": %d, \"fps\": %.2f, \"render_ms_median\": %.3f, \"first_frame_ms\": %.0f, "
-                        "\"chips\": %lld, \"links\": %zu}\n",
-                        frames, frames / seconds, median, firstFrameMs,
-                        static_cast<long long>(window.frame().chips.size()), window.frame().links.size());
-            std::fflush(stdout);
-            QApplication::exit(0);
-            return;
-        }
-        if (state->done == 1) {
-            state->clock.restart(); // the first frame includes uploading the scene
-        }
-        window.advanceFrame(1.0 / 60.0);
-    });
+    QObject::connect(
+        view, &ui::VtkView::frameSwapped, &window, [&window, view, frames, state, firstFrameMs] {
+            if (state->done > 0) {
+                state->renderMs.push_back(view->lastRenderMs());
+            }
+            if (state->done++ == frames) {
+                const double seconds = static_cast<double>(state->clock.nsecsElapsed()) * 1e-9;
+                auto sorted = state->renderMs;
+                std::sort(sorted.begin(), sorted.end());
+                const double median = sorted.empty() ? 0 : sorted[sorted.size() / 2];
+                std::printf("{\"frames\": %d, \"fps\": %.2f, \"render_ms_median\": %.3f, "
+                            "\"first_frame_ms\": %.0f, "
+                            "\"chips\": %lld, \"links\": %zu}\n",
+                            frames, frames / seconds, median, firstFrameMs,
+                            static_cast<long long>(window.frame().chips.size()),
+                            window.frame().links.size());
+                std::fflush(stdout);
+                QApplication::exit(0);
+                return;
+            }
+            if (state->done == 1) {
+                state->clock.restart(); // the first frame includes uploading the scene
+            }
+            window.advanceFrame(1.0 / 60.0);
+        });
     window.advanceFrame(1.0 / 60.0);
 }
 
@@ -180,7 +191,8 @@ void benchmarkFrames(ui::MainWindow& window, int frames, double firstFrameMs) {
 // 1 if the window did not come to show the last configuration.
 void benchmarkResponsiveness(ui::MainWindow& window, int changes) {
     if (!window.view()) {
-        std::cerr << "podscope: error: --benchmark-responsiveness needs an OpenGL platform (run under X or Xvfb)\n";
+        std::cerr << "podscope: error: --benchmark-responsiveness needs an OpenGL platform (run "
+                     "under X or Xvfb)\n";
         QApplication::exit(1);
         return;
     }
@@ -188,23 +200,26 @@ void benchmarkResponsiveness(ui::MainWindow& window, int changes) {
     probe->setParent(&window);
     QObject::connect(probe, &ui::ResponsivenessProbe::finished, &window, [probe] {
         const auto& r = probe->result();
-        std::printf("{\"changes\": %d, \"max_stall_ms\": %.1f, \"p99_stall_ms\": %.1f, "
-                    "\"median_stall_ms\": %.1f, \"settle_ms\": %.0f, \"shows_last_configuration\": %s}\n",
-                    r.changes, r.maxStallMs, r.p99StallMs, r.medianStallMs, r.settleMs,
-                    r.showsLastConfiguration ? "true" : "false");
+        std::printf(
+            "{\"changes\": %d, \"max_stall_ms\": %.1f, \"p99_stall_ms\": %.1f, "
+            "\"median_stall_ms\": %.1f, \"settle_ms\": %.0f, \"shows_last_configuration\": %s}\n",
+            r.changes, r.maxStallMs, r.p99StallMs, r.medianStallMs, r.settleMs,
+            r.showsLastConfiguration ? "true" : "false");
         std::fflush(stdout);
         if (!r.showsLastConfiguration) {
-            std::cerr << "podscope: error: the window did not show the last configuration within 30 s\n";
+            std::cerr
+                << "podscope: error: the window did not show the last configuration within 30 s\n";
         }
         QApplication::exit(r.showsLastConfiguration ? 0 : 1);
     });
     // The first frame uploads the whole scene (a few hundred ms on llvmpipe, reported by
     // --benchmark-frames as first_frame_ms): the changes start once it is on screen.
     auto connection = std::make_shared<QMetaObject::Connection>();
-    *connection = QObject::connect(window.view(), &ui::VtkView::frameSwapped, probe, [connection, probe] {
-        QObject::disconnect(*connection);
-        probe->start();
-    });
+    *connection =
+        QObject::connect(window.view(), &ui::VtkView::frameSwapped, probe, [connection, probe] {
+            QObject::disconnect(*connection);
+            probe->start();
+        });
     window.view()->requestRender();
 }
 
@@ -266,7 +281,12 @@ int run(int argc, char** argv, std::chrono::steady_clock::time_point started) {
             window.setFullScreen(true);
         }
     }
-    auto failScripted = [scripted](const QString& message) {
+    // A failure the default step replay answers by replaying the gradient sync instead.
+    bool replacedFailure = false;
+    auto failScripted = [scripted, &replacedFailure](const QString& message) {
+        if (std::exchange(replacedFailure, false)) {
+            return;
+        }
         if (scripted) {
             std::cerr << "podscope: error: " << message.toStdString() << "\n";
             QApplication::exit(1);
@@ -306,12 +326,14 @@ int run(int argc, char** argv, std::chrono::steady_clock::time_point started) {
             }
             // Wait for the first frame of the result, which ends the time to first frame.
             auto connection = std::make_shared<QMetaObject::Connection>();
-            *connection = QObject::connect(window.view(), &ui::VtkView::frameSwapped, &window, [&, connection] {
-                QObject::disconnect(*connection);
-                const double firstFrameMs =
-                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-                benchmarkFrames(window, options.benchmarkFrames, firstFrameMs);
-            });
+            *connection = QObject::connect(
+                window.view(), &ui::VtkView::frameSwapped, &window, [&, connection] {
+                    QObject::disconnect(*connection);
+                    const double firstFrameMs = std::chrono::duration<double, std::milli>(
+                                                    std::chrono::steady_clock::now() - started)
+                                                    .count();
+                    benchmarkFrames(window, options.benchmarkFrames, firstFrameMs);
+                });
             window.view()->requestRender();
         }
     };
@@ -323,16 +345,34 @@ int run(int argc, char** argv, std::chrono::steady_clock::time_point started) {
         if (!options.demo) {
             window.setLayoutKind(options.layout);
             window.setColorMode(options.colorMode);
+            window.setStepLinkColors(options.stepLinks);
             window.setReplayKind(options.replay);
         }
         // The step replay's timeline is simulated off the UI thread: go on once it is shown.
         if (window.replaysStep() && (!window.stepRun() || window.simulatingStep())) {
-            auto connection = std::make_shared<QMetaObject::Connection>();
-            *connection = QObject::connect(&window, &ui::MainWindow::stepRunShown, &window,
-                                           [connection, proceed] {
-                                               QObject::disconnect(*connection);
-                                               proceed();
-                                           });
+            auto shown = std::make_shared<QMetaObject::Connection>();
+            auto failed = std::make_shared<QMetaObject::Connection>();
+            *shown = QObject::connect(&window, &ui::MainWindow::stepRunShown, &window,
+                                      [shown, failed, proceed] {
+                                          QObject::disconnect(*shown);
+                                          QObject::disconnect(*failed);
+                                          proceed();
+                                      });
+            // The whole step is only the default: a configuration whose step the timeline
+            // cannot simulate still opens, on its gradient sync, and says why.
+            if (!options.replayGiven && !options.demo) {
+                *failed = QObject::connect(
+                    &window, &ui::MainWindow::stepRunFailed, &window,
+                    [shown, failed, proceed, &window, &replacedFailure](const QString& message) {
+                        QObject::disconnect(*shown);
+                        QObject::disconnect(*failed);
+                        std::cerr << "podscope: the step replay could not be simulated ("
+                                  << message.toStdString() << "); replaying the gradient sync\n";
+                        replacedFailure = true;
+                        window.setReplayKind(ui::ReplayKind::Collective);
+                        proceed();
+                    });
+            }
             return;
         }
         proceed();
@@ -346,8 +386,9 @@ int run(int argc, char** argv, std::chrono::steady_clock::time_point started) {
         auto whenSettled = [&window, whenShown] {
             const auto* analysis = window.explorer()->analysis();
             const auto* run = window.currentRun();
-            if (analysis && ui::sameScenario(analysis->scenario, window.explorer()->document().scenario()) && run &&
-                ui::sameView(run->scenario, window.viewScenario())) {
+            if (analysis &&
+                ui::sameScenario(analysis->scenario, window.explorer()->document().scenario()) &&
+                run && ui::sameView(run->scenario, window.viewScenario())) {
                 whenShown();
             }
         };
@@ -357,9 +398,10 @@ int run(int argc, char** argv, std::chrono::steady_clock::time_point started) {
     window.show();
     if (!scripted && !options.demo && ui::Explorer::hasUnsavedSession()) {
         // The autosave outlived its session: the last run ended without closing the window.
-        const auto answer = QMessageBox::question(&window, QObject::tr("Restore session"),
-                                                  QObject::tr("PodScope did not close cleanly last time. Restore the "
-                                                              "configuration you were working on?"));
+        const auto answer = QMessageBox::question(
+            &window, QObject::tr("Restore session"),
+            QObject::tr("PodScope did not close cleanly last time. Restore the "
+                        "configuration you were working on?"));
         if (answer == QMessageBox::Yes) {
             const QString problem = window.explorer()->restoreAutosave();
             if (!problem.isEmpty()) {

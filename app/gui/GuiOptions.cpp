@@ -52,9 +52,14 @@ Options parseOptions(const QStringList& arguments) {
         "fields), as podscope-cli's --config.",
         "FILE");
     const QCommandLineOption layout(
-        "layout", "torus, grid, physical or unrolled (from above, links as a heat map).", "LAYOUT");
+        "layout", "torus, grid, physical or unrolled (the grid from above, long links).", "LAYOUT");
     const QCommandLineOption colorBy("color-by",
                                      "state, replica, data-parallel-group, host or pod.", "MODE");
+    const QCommandLineOption links("links",
+                                   "How the step replay colours links: traffic (by the kind it "
+                                   "carries, default) or utilisation (a heat map); in every "
+                                   "layout.",
+                                   "COLOURS");
     const QCommandLineOption timeUs("time-us", "Replay time to show, in microseconds.", "T");
     const QCommandLineOption size("size", "Window size, e.g. 1600x900.", "WxH");
     const QCommandLineOption chart("chart",
@@ -70,9 +75,9 @@ Options parseOptions(const QStringList& arguments) {
                                             "and print the event loop's stalls as JSON.",
                                             "N");
     const QCommandLineOption replay("replay",
-                                    "What the 3-D view replays: collective (the gradient "
-                                    "sync, default), step (the whole training step, with "
-                                    "the timeline panel) or step-eval (the step and an "
+                                    "What the 3-D view replays: step (the whole training "
+                                    "step, with the timeline panel; default), collective (the "
+                                    "gradient sync alone) or step-eval (the step and an "
                                     "evaluation pass).",
                                     "KIND");
     const QCommandLineOption timeFraction("time-fraction",
@@ -80,12 +85,12 @@ Options parseOptions(const QStringList& arguments) {
                                           "replayed (the collective or the step).",
                                           "F");
     const QCommandLineOption timeAt("time-at",
-                                    "With --replay step: show the middle of the longest span in "
+                                    "In the step replay: show the middle of the longest span in "
                                     "which chip 0 does this (forward, backward, gradient-sync, "
                                     "optimizer, model-parallel, batch-norm, evaluating, "
                                     "waiting-for-input).",
                                     "ACTIVITY");
-    parser.addOptions({preset, config, layout, colorBy, timeUs, size, screenshot, frames,
+    parser.addOptions({preset, config, layout, colorBy, links, timeUs, size, screenshot, frames,
                        responsiveness, chart, replay, timeFraction, timeAt});
     // The scenario flags: podscope-cli's, from the same table (settings/ScenarioSettings.hpp).
     std::vector<std::pair<const Setting*, QCommandLineOption>> settingOptions;
@@ -199,8 +204,20 @@ Options parseOptions(const QStringList& arguments) {
     if (parser.isSet(colorBy)) {
         options.colorMode = ui::parseColorMode(parser.value(colorBy).toStdString());
     }
+    if (parser.isSet(links)) {
+        const QString text = parser.value(links);
+        if (text == "traffic") {
+            options.stepLinks = ui::StepLinkColors::TrafficKind;
+        } else if (text == "utilisation" || text == "utilization") {
+            options.stepLinks = ui::StepLinkColors::Utilisation;
+        } else {
+            throw InputError("links",
+                             "'" + text.toStdString() + "' must be traffic or utilisation");
+        }
+    }
     if (parser.isSet(replay)) {
         options.replay = ui::parseReplayKind(parser.value(replay).toStdString());
+        options.replayGiven = true;
     }
     if (parser.isSet(timeFraction)) {
         if (parser.isSet(timeUs)) {
@@ -217,8 +234,9 @@ Options parseOptions(const QStringList& arguments) {
     if (parser.isSet(timeAt)) {
         if (parser.isSet(timeUs) || parser.isSet(timeFraction) ||
             options.replay == ui::ReplayKind::Collective) {
-            throw InputError(
-                "time-at", "needs --replay step or step-eval, and no --time-us or --time-fraction");
+            throw InputError("time-at",
+                             "needs the step replay (not --replay collective), and no --time-us or "
+                             "--time-fraction");
         }
         const std::string wanted = parser.value(timeAt).toStdString();
         for (int a = 0; a < kChipActivityCount; ++a) {
@@ -263,8 +281,9 @@ Options parseOptions(const QStringList& arguments) {
     options.sizeGiven = parser.isSet(size);
     if (parser.isSet(demo)) {
         // The demo's step sets the configuration and the view: other settings would be lost.
-        std::vector<const QCommandLineOption*> clashes = {
-            &preset, &config, &layout, &colorBy, &timeUs, &chart, &replay, &timeFraction, &timeAt};
+        std::vector<const QCommandLineOption*> clashes = {&preset,       &config, &layout, &colorBy,
+                                                          &links,        &timeUs, &chart,  &replay,
+                                                          &timeFraction, &timeAt};
         for (const auto& [setting, option] : settingOptions) {
             clashes.push_back(&option);
         }

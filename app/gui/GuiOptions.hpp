@@ -7,6 +7,7 @@
 #include "timeline/StepTimeline.hpp"
 #include "training/Scenario.hpp"
 #include "view/FrameColoring.hpp"
+#include "view/StepColoring.hpp"
 #include "view/StepRun.hpp"
 
 #include <QSize>
@@ -22,12 +23,14 @@ struct Options {
     Scenario scenario; // as parseOptions fills it
     ui::LayoutKind layout = ui::LayoutKind::Torus;
     ui::ColorMode colorMode = ui::ColorMode::ChipState;
+    ui::StepLinkColors stepLinks = ui::StepLinkColors::TrafficKind; // --links
     std::optional<double> timeUs;
-    ui::ReplayKind replay = ui::ReplayKind::Collective; // --replay
-    std::optional<double> timeFraction;                 // --time-fraction
-    std::optional<ChipActivity> timeAt;                 // --time-at
-    std::optional<ui::ChartKind> chart;                 // --chart: the chart tab in front
-    QSize size{1280, 720};                              // fits a 1366x768 laptop screen
+    ui::ReplayKind replay = ui::ReplayKind::Step; // --replay: the whole step by default
+    bool replayGiven = false;                     // --replay was given
+    std::optional<double> timeFraction;           // --time-fraction
+    std::optional<ChipActivity> timeAt;           // --time-at
+    std::optional<ui::ChartKind> chart;           // --chart: the chart tab in front
+    QSize size{1280, 720};                        // fits a 1366x768 laptop screen
     QString screenshot;
     int benchmarkFrames = 0;
     int benchmarkChanges = 0;           // --benchmark-responsiveness

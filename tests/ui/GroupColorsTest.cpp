@@ -1,5 +1,5 @@
-// Group colouring (issue 15): readable with thousands of groups, on the colour bar and on the
-// 4096-chip multipod.
+// Group colouring (issues 15 and 23): readable with thousands of groups on the 4096-chip
+// multipod, with only the legend's colours drawn.
 #include "color/GroupColors.hpp"
 
 #include "collective/EventEngine.hpp"
@@ -10,6 +10,7 @@
 #include "topology/TopologyPresets.hpp"
 #include "view/FrameColoring.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <gtest/gtest.h>
 #include <set>
@@ -22,11 +23,6 @@ double distance(Rgb a, Rgb b) {
     return std::sqrt(dr * dr + dg * dg + db * db);
 }
 
-// Luma as a grey printer or a projector washing out the colours would show it.
-double luma(Rgb c) {
-    return 0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b;
-}
-
 // Visibly different on screen: well above the step between neighbouring entries of the map.
 constexpr double kDistinct = 60;
 
@@ -34,8 +30,7 @@ TEST(GroupColors, FewGroupsGetDistinctCategoricalColours) {
     for (int count = 1; count <= kMaxCategoricalGroups; ++count) {
         std::set<std::tuple<int, int, int>> seen;
         for (int g = 0; g < count; ++g) {
-            const Rgb c =
-                groupColor(g, count, g % 2 == 1); // alternation does not apply to swatches
+            const Rgb c = groupColor(g, count, (g * 3) % kCycleColors); // the slot does not apply
             EXPECT_EQ(c, categoryColor(g));
             seen.insert({c.r, c.g, c.b});
         }
@@ -46,50 +41,49 @@ TEST(GroupColors, FewGroupsGetDistinctCategoricalColours) {
     }
 }
 
-TEST(GroupColors, ManyGroupsFollowTheColourBarInIndexOrder) {
-    const int count = 1024;
-    double previous = 1e9;
-    for (int g = 0; g < count; ++g) {
-        const Rgb c = groupColor(g, count, false);
-        EXPECT_EQ(c,
-                  colorMapAt(ColorMap::GroupIndex, (g + 0.5f) / count)); // where the bar shows it
-        EXPECT_LE(luma(c), previous + 1.0) << g; // light to dark, even in grey (to 8-bit rounding)
-        previous = luma(c);
-    }
-    EXPECT_GT(luma(groupColor(0, count, false)) - luma(groupColor(count - 1, count, false)), 150);
-    const Legend legend = groupLegend("replica", count);
-    EXPECT_TRUE(legend.continuous);
-    EXPECT_EQ(legend.map, ColorMap::GroupIndex);
-    EXPECT_EQ(legend.minimum, 0);
-    EXPECT_EQ(legend.maximum, count);
-    EXPECT_EQ(legend.title, "Replica index");
-    EXPECT_EQ(legend.note.rfind("1024 replicas; ", 0), 0u); // and how neighbours are told apart
-}
-
-TEST(GroupColors, GroupsNeverTakeTheColoursOfLinkLoad) {
-    // Chips coloured by group sit beside links coloured by utilisation: no colour of one map
-    // comes near a colour of the other.
-    double nearest = 1e9;
-    for (int i = 0; i <= 200; ++i) {
-        for (int j = 0; j <= 200; ++j) {
-            nearest = std::min(nearest, distance(colorMapAt(ColorMap::GroupIndex, i / 200.0f),
-                                                 colorMapAt(ColorMap::Utilization, j / 200.0f)));
+// Issue 23: thousands of groups were drawn on an index scale with every other block shaded, and
+// on screen read as one colour the legend did not show. Now every colour drawn is a swatch of
+// the legend, and the swatches are clearly different colours.
+TEST(GroupColors, ManyGroupsDrawOnlyTheLegendsColours) {
+    for (int count : {9, 512, 1024, 4096}) {
+        std::vector<int> first(kCycleColors);
+        for (int s = 0; s < kCycleColors; ++s) {
+            first[static_cast<std::size_t>(s)] = s;
+        }
+        const Legend legend = groupLegend("replica", count, first);
+        EXPECT_FALSE(legend.continuous);
+        ASSERT_EQ(static_cast<int>(legend.categories.size()), kCycleColors);
+        EXPECT_EQ(legend.note,
+                  std::to_string(count) + " replicas; colours repeat, neighbours differ");
+        EXPECT_EQ(legend.categories[3].first, "replica 3, ...");
+        for (int slot = 0; slot < kCycleColors; ++slot) {
+            const Rgb drawn = groupColor(slot * 37 % count, count, slot);
+            EXPECT_EQ(drawn, legend.categories[static_cast<std::size_t>(slot)].second) << slot;
+        }
+        for (std::size_t a = 0; a < legend.categories.size(); ++a) {
+            for (std::size_t b = a + 1; b < legend.categories.size(); ++b) {
+                EXPECT_GT(distance(legend.categories[a].second, legend.categories[b].second),
+                          kDistinct)
+                    << a << " " << b;
+            }
         }
     }
-    EXPECT_GT(nearest, 40);
 }
 
-TEST(GroupColors, NeighbouringGroupsStayApartWhereTheirIndicesAreClose) {
-    for (int count : {9, 64, 512, 1024, 2048, 4096}) {
-        for (int g = 0; g + 1 < count; ++g) {
-            // Consecutive indices are nearly the same colour on the bar; a block and its
-            // neighbour (always of the other parity) still differ clearly.
-            EXPECT_GT(distance(groupColor(g, count, false), groupColor(g + 1, count, true)),
-                      kDistinct)
-                << count << " " << g;
-            EXPECT_GT(distance(groupColor(g, count, true), groupColor(g + 1, count, false)),
-                      kDistinct)
-                << count << " " << g;
+TEST(GroupColors, NeighbouringBlocksNeverShareACycleColour) {
+    // Every block of a 4-D grid against its neighbour along each dimension.
+    for (int x = 0; x < 9; ++x) {
+        for (int y = 0; y < 9; ++y) {
+            for (int z = 0; z < 3; ++z) {
+                for (int w = 0; w < 3; ++w) {
+                    const int here = cycleSlot({x, y, z, w});
+                    EXPECT_NE(here, cycleSlot({x + 1, y, z, w}));
+                    EXPECT_NE(here, cycleSlot({x, y + 1, z, w}));
+                    EXPECT_NE(here, cycleSlot({x, y, z + 1, w}));
+                    EXPECT_NE(here, cycleSlot({x, y, z, w + 1}));
+                    EXPECT_NE(here, cycleSlot({x + 1, y + 1, z, w})); // diagonal, too
+                }
+            }
         }
     }
 }
@@ -138,11 +132,26 @@ protected:
     }
 };
 
+// Every chip's colour is a swatch of the legend, and more than a few distinct colours show.
+void expectHonestLegend(const FrameColors& frame) {
+    std::set<std::tuple<int, int, int>> drawn;
+    for (const Rgb& c : frame.chips) {
+        drawn.insert({c.r, c.g, c.b});
+        const bool inLegend =
+            std::any_of(frame.chipLegend.categories.begin(), frame.chipLegend.categories.end(),
+                        [&](const auto& swatch) { return swatch.second == c; });
+        ASSERT_TRUE(inLegend) << int(c.r) << "," << int(c.g) << "," << int(c.b);
+    }
+    EXPECT_EQ(drawn.size(), frame.chipLegend.categories.size());
+    EXPECT_GE(drawn.size(), 4u);
+}
+
 TEST_F(MultipodColoring, ThousandReplicasShowTheirBoundaries) {
     FrameColoring coloring(topology, scene, replay, {2, 2});
     coloring.compute(0, 1e-6, ColorMode::Replica, frame);
-    EXPECT_TRUE(frame.chipLegend.continuous);
-    EXPECT_EQ(frame.chipLegend.maximum, 1024);
+    EXPECT_FALSE(frame.chipLegend.continuous);
+    EXPECT_EQ(frame.chipLegend.note.rfind("1024 replicas", 0), 0u);
+    expectHonestLegend(frame);
     const GroupLayout replicas{GroupLayout::Kind::WithinTile, {2, 2}};
     checkNeighbours([&](ChipId c) { return groupOf(topology, replicas, c); });
 }
@@ -150,7 +159,8 @@ TEST_F(MultipodColoring, ThousandReplicasShowTheirBoundaries) {
 TEST_F(MultipodColoring, FiveHundredHostsShowTheirBoundaries) {
     FrameColoring coloring(topology, scene, replay, {1, 1});
     coloring.compute(0, 1e-6, ColorMode::Host, frame);
-    EXPECT_EQ(frame.chipLegend.maximum, 512);
+    EXPECT_EQ(frame.chipLegend.note.rfind("512 hosts", 0), 0u);
+    expectHonestLegend(frame);
     checkNeighbours([&](ChipId c) { return topology.hostOf(c); });
 }
 

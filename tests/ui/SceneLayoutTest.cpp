@@ -103,9 +103,10 @@ void expectWellFormed(const Topology& topology, LayoutKind layout) {
             scene.chipPositions[static_cast<std::size_t>(topology.linkSource(slot))];
         const Vec3 target =
             scene.chipPositions[static_cast<std::size_t>(topology.linkTarget(slot))];
-        // Links start just above the chips' faces (never inside a cube), offset sideways.
-        EXPECT_LT(distance(line.front(), source), scene.chipSize / 2 + 0.2) << "link " << slot;
-        EXPECT_LT(distance(line.back(), target), scene.chipSize / 2 + 0.2) << "link " << slot;
+        // Links start at or just above the chips' faces (never inside a cube), offset sideways.
+        const double nearFace = scene.chipSize * std::sqrt(3.0) / 2 + 0.2; // a cube's corner
+        EXPECT_LT(distance(line.front(), source), nearFace) << "link " << slot;
+        EXPECT_LT(distance(line.back(), target), nearFace) << "link " << slot;
         EXPECT_GT(distance(line.front(), source), scene.chipSize / 2) << "link inside its chip";
     }
 
@@ -187,12 +188,17 @@ TEST(SceneLayout, GridDrawsWrapAroundLinksAsArcsOutOfThePlane) {
             EXPECT_GE(line.size(), 8u);
             EXPECT_LE(line.size(), 12u);
             EXPECT_GT(highest, 1.0);
+            // Under the chips, which hide them from above (over them, arcs covered the slab).
+            for (const Vec3* p = line.begin; p < line.end; ++p) {
+                EXPECT_LT(p->z, plane);
+            }
         } else {
             EXPECT_EQ(line.size(), 2u);
-            // Just above the chips' top faces, so that no cube hides a link.
-            EXPECT_GT(highest, scene.chipSize / 2);
-            EXPECT_LT(highest, scene.chipSize / 2 + 0.1);
-            EXPECT_NEAR(line.length(), 1.0, 1e-9);
+            // In the chips' plane, in the gap between the two cubes: it covers neither chip
+            // and neither hides it.
+            EXPECT_LT(highest, 1e-9);
+            EXPECT_LT(line.length(), 1.0 - scene.chipSize);
+            EXPECT_GT(line.length(), 0.2);
         }
     }
     EXPECT_EQ(arcs, 2 * 32 * 2); // both directions, both dimensions, 32 lines each
@@ -271,8 +277,11 @@ TEST(SceneLayout, MultipodTorusIsACylinderAroundX) {
     // The wrap-around in Y closes the circle with an ordinary short link.
     const Polyline wrap =
         polylineOf(scene, multipod.linkId(multipod.chipAt(std::vector{5, 31}), 1, Direction::Plus));
+    const Polyline ordinary =
+        polylineOf(scene, multipod.linkId(multipod.chipAt(std::vector{5, 7}), 1, Direction::Plus));
     EXPECT_EQ(wrap.size(), 2u);
-    EXPECT_NEAR(wrap.length(), 1.0, 1e-6);
+    EXPECT_NEAR(wrap.length(), ordinary.length(), 0.05); // as long as any link around
+    EXPECT_LT(wrap.length(), 1.0);                       // between the cubes' faces
     EXPECT_NEAR(scene.boundsMax.x - scene.boundsMin.x, 127 + scene.chipSize, 1e-9);
 }
 
@@ -327,15 +336,43 @@ TEST(SceneLayout, ParsesLayoutNames) {
 namespace podscope::ui {
 namespace {
 
-// Issue 13: at 4096 chips the cubes leave room for the links between them.
-TEST(SceneLayout, ChipsShrinkAsTheirCountGrows) {
+// Issue 23: at 4096 chips the view showed link lines, not chips. Straight links now run in the
+// gaps between the cubes: no point of one lies inside either of its chips' cubes (in the flat
+// layouts links lie in the chips' plane, so none is drawn over a chip), in any layout, and the
+// cubes keep their size at any chip count.
+TEST(SceneLayout, NoLinkIsDrawnOverAChipAtAnyScale) {
+    const Topology multipod = preset("tpu-v3-multipod");
     const double small = buildScene(grid({8, 8}, {false, false}), LayoutKind::Grid).chipSize;
-    const double pod = buildScene(preset("tpu-v3-pod"), LayoutKind::Grid).chipSize;
-    const double multipod = buildScene(preset("tpu-v3-multipod"), LayoutKind::Grid).chipSize;
-    EXPECT_NEAR(small, 0.6, 1e-9);
-    EXPECT_LT(pod, small);
-    EXPECT_LT(multipod, pod);
-    EXPECT_GT(multipod, 0.3); // still a cube one can click
+    for (LayoutKind layout : allLayouts()) {
+        SCOPED_TRACE(toString(layout));
+        const SceneGeometry scene = buildScene(multipod, layout);
+        // As large as a few chips' (the unrolled layout's a little smaller, for longer links).
+        EXPECT_GE(scene.chipSize, layout == LayoutKind::Unrolled ? 0.4 : small - 1e-9);
+        const double half = scene.chipSize / 2;
+        int straight = 0;
+        for (LinkId slot = 0; slot < multipod.linkSlotCount(); ++slot) {
+            const std::int32_t index = scene.linkIndexOfSlot[static_cast<std::size_t>(slot)];
+            if (index < 0 || polylineOf(scene, slot).size() != 2) {
+                continue;
+            }
+            ++straight;
+            const Polyline line = polylineOf(scene, slot);
+            for (ChipId chip : {multipod.linkSource(slot), multipod.linkTarget(slot)}) {
+                const Vec3 c = scene.chipPositions[static_cast<std::size_t>(chip)];
+                for (int k = 0; k <= 10; ++k) {
+                    const double t = k / 10.0;
+                    const Vec3 p{line.begin[0].x + (line.begin[1].x - line.begin[0].x) * t,
+                                 line.begin[0].y + (line.begin[1].y - line.begin[0].y) * t,
+                                 line.begin[0].z + (line.begin[1].z - line.begin[0].z) * t};
+                    const bool inside = std::abs(p.x - c.x) < half && std::abs(p.y - c.y) < half &&
+                                        std::abs(p.z - c.z) < half;
+                    ASSERT_FALSE(inside) << "link " << slot << " crosses chip " << chip;
+                }
+            }
+        }
+        EXPECT_GT(straight, 16000);
+    }
+    EXPECT_NEAR(buildScene(multipod, LayoutKind::Grid).chipSize, small, 1e-9);
 }
 
 // Without wrap arcs (and always in the unrolled layout) the wrap-around links are left out and

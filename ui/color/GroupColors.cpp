@@ -1,22 +1,13 @@
 #include "color/GroupColors.hpp"
 
-#include <algorithm>
-#include <cmath>
+#include <array>
 
 namespace podscope::ui {
 namespace {
 
-// How far alternate blocks are mixed towards black (light colours) or white (dark ones).
-constexpr float kAlternateShift = 0.45f;
-
-Rgb shifted(Rgb c) {
-    const bool light = 0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b > 110;
-    const auto towards = [light](std::uint8_t v) {
-        const float target = light ? 0.0f : 255.0f;
-        return static_cast<std::uint8_t>(std::lround(v + (target - v) * kAlternateShift));
-    };
-    return {towards(c.r), towards(c.g), towards(c.b)};
-}
+// The cycle: Okabe and Ito's seven hues and a violet from categoryColor's extra ones (its grey
+// would read as an idle chip).
+constexpr std::array<int, kCycleColors> kCycleCategories = {0, 1, 2, 3, 4, 5, 6, 9};
 
 std::string capitalised(std::string text) {
     if (!text.empty() && text[0] >= 'a' && text[0] <= 'z') {
@@ -25,35 +16,46 @@ std::string capitalised(std::string text) {
     return text;
 }
 
-} // namespace
-
-Rgb groupColor(int group, int count, bool alternate) {
-    if (count <= kMaxCategoricalGroups) {
-        return categoryColor(group);
-    }
-    // The middle of the group's stretch of the colour bar, which runs from 0 to `count`.
-    const float at =
-        (static_cast<float>(std::clamp(group, 0, count - 1)) + 0.5f) / static_cast<float>(count);
-    const Rgb color = colorMapAt(ColorMap::GroupIndex, at);
-    return alternate ? shifted(color) : color;
+Rgb cycleColor(int slot) {
+    return categoryColor(kCycleCategories[static_cast<std::size_t>(
+        ((slot % kCycleColors) + kCycleColors) % kCycleColors)]);
 }
 
-Legend groupLegend(const std::string& noun, int count) {
+} // namespace
+
+int cycleSlot(const std::vector<int>& blockCoordinates) {
+    long long sum = 0;
+    for (std::size_t d = 0; d < blockCoordinates.size(); ++d) {
+        sum += static_cast<long long>(2 * d + 1) * blockCoordinates[d];
+    }
+    return static_cast<int>(((sum % kCycleColors) + kCycleColors) % kCycleColors);
+}
+
+Rgb groupColor(int group, int count, int slot) {
+    return count <= kMaxCategoricalGroups ? categoryColor(group) : cycleColor(slot);
+}
+
+Legend groupLegend(const std::string& noun, int count, const std::vector<int>& firstGroupOfSlot) {
     Legend legend;
+    legend.continuous = false;
     if (count <= kMaxCategoricalGroups) {
         legend.title = capitalised(noun + (count == 1 ? "" : "s"));
-        legend.continuous = false;
         for (int g = 0; g < count; ++g) {
             legend.categories.push_back({noun + " " + std::to_string(g), categoryColor(g)});
         }
         return legend;
     }
-    legend.title = capitalised(noun) + " index";
-    legend.continuous = true;
-    legend.map = ColorMap::GroupIndex;
-    legend.minimum = 0;
-    legend.maximum = count;
-    legend.note = std::to_string(count) + " " + noun + "s; neighbours alternate in shade";
+    legend.title = capitalised(noun + "s");
+    for (int s = 0; s < kCycleColors; ++s) {
+        const int first = s < static_cast<int>(firstGroupOfSlot.size())
+                              ? firstGroupOfSlot[static_cast<std::size_t>(s)]
+                              : -1;
+        if (first >= 0) {
+            legend.categories.push_back(
+                {noun + " " + std::to_string(first) + ", ...", cycleColor(s)});
+        }
+    }
+    legend.note = std::to_string(count) + " " + noun + "s; colours repeat, neighbours differ";
     return legend;
 }
 

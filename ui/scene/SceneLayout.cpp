@@ -19,14 +19,12 @@ constexpr double kDefaultChipSize = 0.6;
 // A chip's cube takes at most this share of the distance to its nearest neighbour.
 constexpr double kChipShareOfSpacing = 0.7;
 constexpr int kArcPoints = 10;
-// Up to this many chips keep their full size; each doubling beyond shrinks them by this share,
-// down to the smallest share (4096 chips: 55 %).
-constexpr double kFullSizeChips = 256;
-constexpr double kShrinkPerDoubling = 0.1125;
-constexpr double kSmallestShrink = 0.55;
-// The unrolled layout's chips are smaller still: its links are the picture.
-constexpr double kUnrolledChipShare = 0.6;
-// Links run this far above the chips' faces.
+// The unrolled layout's chips are smaller: its links, longer there, are the picture.
+constexpr double kUnrolledChipShare = 0.75;
+// A straight link keeps at least this share of the line between its chips' centres (where
+// cubes are packed closer than their diagonal, the inside of a donut).
+constexpr double kLeastDrawnShare = 0.2;
+// Links end, and wrap-around arcs start, this far outside the chips' faces.
 constexpr double kLinkClearance = 0.04;
 // Physical layout: the gap added at the largest boundary between two neighbouring chips.
 constexpr double kTrayGap = 0.3;
@@ -147,8 +145,10 @@ Placement placeOnGrid(const Topology& topology, bool physical) {
     }
     for (int d = 0; d < rank; ++d) {
         placement.arcDims[static_cast<std::size_t>(d)] = topology.wraps(d);
-        // Up out of the XY plane; Z arcs swing out to the front instead.
-        placement.arcBulge[static_cast<std::size_t>(d)] = d == 2 ? kAxisY * -1.0 : kAxisZ;
+        // Down, under the XY plane: seen from above (every camera preset but Side) the chips
+        // hide the arcs, where arcs above covered the whole multipod; Z arcs swing out to the
+        // front instead.
+        placement.arcBulge[static_cast<std::size_t>(d)] = d == 2 ? kAxisY * -1.0 : kAxisZ * -1.0;
     }
     return placement;
 }
@@ -222,10 +222,19 @@ Placement placeChips(const Topology& topology, LayoutKind layout) {
     return placeOnGrid(topology, layout == LayoutKind::Physical);
 }
 
+// From the face of one chip's cube to the face of the other's, so that a link never runs over
+// a chip (at 4096 chips, links drawn across the cubes hid them).
 void appendStraight(SceneGeometry& geometry, Vec3 from, Vec3 to, Vec3 up) {
-    const Vec3 offset = rightOf(to - from, up) * kDirectionOffset;
-    geometry.linkPoints.push_back(from + offset);
-    geometry.linkPoints.push_back(to + offset);
+    const Vec3 chord = to - from;
+    const double span = length(chord);
+    const Vec3 offset = rightOf(chord, up) * kDirectionOffset;
+    // Centre to face of an axis-aligned cube along the chord.
+    const double largest = std::max({std::abs(chord.x), std::abs(chord.y), std::abs(chord.z)});
+    const double toFace = largest > 0 ? geometry.chipSize / 2 * span / largest : 0;
+    const double trim =
+        span > 0 ? std::min(toFace + kLinkClearance, span * (1 - kLeastDrawnShare) / 2) / span : 0;
+    geometry.linkPoints.push_back(from + chord * trim + offset);
+    geometry.linkPoints.push_back(to - chord * trim + offset);
 }
 
 // Half a sine wave from `from` to `to`, lifted along `bulge`, higher for longer spans.
@@ -331,25 +340,23 @@ SceneGeometry buildScene(const Topology& topology, LayoutKind layout, const Scen
     geometry.linkIndexOfSlot.assign(static_cast<std::size_t>(topology.linkSlotCount()), -1);
 
     // The chips' size first (cubes shrink where chips are packed closer than 1, the inside of a
-    // donut, and as their count grows), so that the links can be lifted above their faces.
+    // donut), so that links can end at their faces and arcs start above them.
     double nearest = std::numeric_limits<double>::infinity();
     for (ChipId chip = 0; chip < topology.chipCount(); ++chip) {
         for (int d = 0; d < topology.rank(); ++d) {
             const ChipId target = topology.neighbour(chip, d, Direction::Plus);
             if (target >= 0 && !(placement.arcDims[static_cast<std::size_t>(d)] &&
                                  crossesWrap(topology, chip, d, Direction::Plus))) {
-                nearest = std::min(nearest, length(geometry.chipPositions[static_cast<std::size_t>(target)] -
-                                                   geometry.chipPositions[static_cast<std::size_t>(chip)]));
+                nearest = std::min(nearest,
+                                   length(geometry.chipPositions[static_cast<std::size_t>(target)] -
+                                          geometry.chipPositions[static_cast<std::size_t>(chip)]));
             }
         }
     }
     if (!std::isfinite(nearest)) {
         nearest = 1;
     }
-    const double perCount = std::clamp(
-        1 - kShrinkPerDoubling * std::log2(static_cast<double>(topology.chipCount()) / kFullSizeChips),
-        kSmallestShrink, 1.0);
-    geometry.chipSize = std::min(kDefaultChipSize, kChipShareOfSpacing * nearest) * perCount *
+    geometry.chipSize = std::min(kDefaultChipSize, kChipShareOfSpacing * nearest) *
                         (unrolled ? kUnrolledChipShare : 1.0);
     const double lift = geometry.chipSize / 2 + kLinkClearance;
 
@@ -377,8 +384,7 @@ SceneGeometry buildScene(const Topology& topology, LayoutKind layout, const Scen
                 } else {
                     const Vec3 up = placement.normals[static_cast<std::size_t>(chip)] +
                                     placement.normals[static_cast<std::size_t>(target)];
-                    const Vec3 above = up * (lift / std::max(length(up), 1e-9));
-                    appendStraight(geometry, from + above, to + above, up);
+                    appendStraight(geometry, from, to, up);
                 }
                 geometry.linkPointBegin.push_back(
                     static_cast<std::int32_t>(geometry.linkPoints.size()));

@@ -10,9 +10,10 @@ namespace podscope::ui {
 
 // How chips are placed in 3-D. Torus: wrapped dimensions bent into circles (the multipod is a
 // cylinder 32 around and 128 long; a 32x32 pod a donut). Grid: flat, wrap-around links drawn
-// as arcs. Physical: chips grouped by tray (2x2), host (4x2) and pod with visible gaps.
-// Unrolled: the grid seen from above with small chips and no wrap-around arcs, so that the
-// links read as a heat map of their utilisation (the multipod as 128x32).
+// as arcs under the chips. Physical: chips grouped by tray (2x2), host (4x2) and pod with visible gaps.
+// Unrolled: the grid seen from above with smaller chips and no wrap-around arcs, so that the
+// links between them read as a heat map (the multipod as 128x32). The layout chooses where
+// chips go, never how chips or links are coloured.
 enum class LayoutKind { Torus, Grid, Physical, Unrolled };
 
 LayoutKind parseLayout(const std::string& text); // InputError("layout", ...) when unknown
@@ -43,8 +44,8 @@ struct SceneOptions {
     bool wrapArcs = true;
 };
 
-// Chips shrink as their count grows (so that the links between them show) and links are drawn
-// just above the chips' faces, never hidden inside them.
+// Straight links run in the gaps between the chips' cubes, from face to face, so that no link is
+// drawn over a chip at any chip count; wrap-around arcs rise from just above the chips.
 SceneGeometry buildScene(const Topology& topology, LayoutKind layout,
                          const SceneOptions& options = {});
 

@@ -1,11 +1,10 @@
 #include "view/FrameColoring.hpp"
 
 #include "collective/Schedule.hpp"
-#include "color/GroupColors.hpp"
 #include "common/InputError.hpp"
+#include "view/GroupColoring.hpp"
 
 #include <algorithm>
-#include <functional>
 
 namespace podscope::ui {
 namespace {
@@ -26,18 +25,6 @@ constexpr ModeName kModeNames[] = {{ColorMode::ChipState, "state"},
 // Names of earlier versions, still read (scripts and command lines written for them).
 constexpr ModeName kFormerNames[] = {{ColorMode::Replica, "model-parallel-group"},
                                      {ColorMode::DataParallelGroup, "replica-group"}};
-
-// Whether a chip sits in an odd block of a checkerboard of blocks (`block`: chips per block
-// along each dimension).
-bool inAlternateBlock(const Topology& topology, ChipId chip, const std::vector<int>& block) {
-    int parity = 0;
-    for (int d = 0; d < topology.rank(); ++d) {
-        const int extent =
-            d < static_cast<int>(block.size()) ? block[static_cast<std::size_t>(d)] : 1;
-        parity += topology.coord(chip, d) / std::max(extent, 1);
-    }
-    return parity % 2 == 1;
-}
 
 } // namespace
 
@@ -82,20 +69,6 @@ FrameColoring::FrameColoring(const Topology& topology, const SceneGeometry& scen
     , tile_(std::move(replicaTile))
     , replicasPerChip_(std::max(replicasPerChip, 1)) {}
 
-// Chips coloured by group. `block`: chips per block along each dimension when each group is
-// a block of chips (a replica, host or pod): neighbouring blocks then alternate in lightness.
-// Empty for data-parallel groups, whose members are never neighbours.
-void FrameColoring::colorByGroup(const std::string& noun, int count,
-                                 const std::function<int(ChipId)>& groupOfChip,
-                                 const std::vector<int>& block, FrameColors& out) const {
-    for (std::size_t c = 0; c < out.chips.size(); ++c) {
-        const auto chip = static_cast<ChipId>(c);
-        const bool alternate = !block.empty() && inAlternateBlock(topology_, chip, block);
-        out.chips[c] = groupColor(groupOfChip(chip), count, alternate);
-    }
-    out.chipLegend = groupLegend(noun, count);
-}
-
 void FrameColoring::compute(double t, double windowS, ColorMode mode, FrameColors& out) {
     replay_.linkUtilization(t, windowS, utilization_);
     out.links.resize(scene_.links.size());
@@ -121,44 +94,16 @@ void FrameColoring::compute(double t, double windowS, ColorMode mode, FrameColor
         out.chipLegend = Legend{};
         out.chipLegend.title = "Chip state";
         out.chipLegend.continuous = false;
-        out.chipLegend.categories = {{"communicating", kCommunicating}, {"waiting", kWaiting}, {"idle", kIdle}};
+        out.chipLegend.categories = {
+            {"communicating", kCommunicating}, {"waiting", kWaiting}, {"idle", kIdle}};
         break;
     }
-    case ColorMode::Replica: {
-        const GroupLayout replicas{GroupLayout::Kind::WithinTile, tile_};
-        const int count =
-            static_cast<int>(topology_.chipCount() / groupSizeOf(topology_, replicas));
-        const auto replicaOf = [&](ChipId c) { return groupOf(topology_, replicas, c); };
-        if (replicasPerChip_ > 1) {
-            // Replicas smaller than a chip: a colour per chip, for the replicas on its cores.
-            colorByGroup("chip", count, replicaOf, tile_, out);
-            out.chipLegend.note =
-                "each chip holds " + std::to_string(replicasPerChip_) + " replicas, one per core";
-        } else {
-            colorByGroup("replica", count, replicaOf, tile_, out);
-        }
-        break;
-    }
-    case ColorMode::DataParallelGroup: {
-        const GroupLayout groups{GroupLayout::Kind::AcrossTiles, tile_};
-        colorByGroup(
-            "data-parallel group",
-            static_cast<int>(topology_.chipCount() / groupSizeOf(topology_, groups)),
-            [&](ChipId c) { return groupOf(topology_, groups, c); }, {}, out);
-        if (out.chipLegend.categories.size() == 1) {
-            out.chipLegend.note = "all chips sum their gradients together";
-        }
-        break;
-    }
+    case ColorMode::Replica:
+    case ColorMode::DataParallelGroup:
     case ColorMode::Host:
-        colorByGroup(
-            "host", topology_.hostCount(), [&](ChipId c) { return topology_.hostOf(c); },
-            topology_.spec().hostBlock, out);
-        break;
     case ColorMode::Pod:
-        colorByGroup(
-            "pod", topology_.podCount(), [&](ChipId c) { return topology_.podOf(c); },
-            topology_.spec().podDims, out);
+        colorChipsByGroup(topology_, ChipGrouping{tile_, replicasPerChip_}, mode, out.chips,
+                          out.chipLegend);
         break;
     }
 
@@ -177,7 +122,8 @@ void FrameColoring::compute(double t, double windowS, ColorMode mode, FrameColor
         const double f = along - (k - begin);
         const Vec3& a = scene_.linkPoints[static_cast<std::size_t>(k)];
         const Vec3& b = scene_.linkPoints[static_cast<std::size_t>(k) + 1];
-        out.markers.push_back({a.x + (b.x - a.x) * f, a.y + (b.y - a.y) * f, a.z + (b.z - a.z) * f});
+        out.markers.push_back(
+            {a.x + (b.x - a.x) * f, a.y + (b.y - a.y) * f, a.z + (b.z - a.z) * f});
     }
     out.caption = replay_.caption(t);
 }

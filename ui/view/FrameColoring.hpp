@@ -6,7 +6,6 @@
 #include "scene/SceneLayout.hpp"
 #include "topology/Topology.hpp"
 
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -48,9 +47,6 @@ private:
     const Topology& topology_;
     const SceneGeometry& scene_;
     const Replay& replay_;
-    void colorByGroup(const std::string& noun, int count,
-                      const std::function<int(ChipId)>& groupOfChip, const std::vector<int>& block,
-                      FrameColors& out) const;
 
     std::vector<int> tile_;
     int replicasPerChip_ = 1;

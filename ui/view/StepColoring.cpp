@@ -1,7 +1,9 @@
 #include "view/StepColoring.hpp"
 
 #include "color/ActivityColors.hpp"
+#include "view/GroupColoring.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 
@@ -24,7 +26,7 @@ StepColoring::StepColoring(const StepRun& run, const SceneGeometry& scene)
     , scene_(scene) {}
 
 void StepColoring::compute(double t, ChipId reference, StepLinkColors links, double windowS,
-                           FrameColors& out) {
+                           FrameColors& out, ColorMode chipColors) {
     const StepTimeline& timeline = run_.timeline;
     const Topology& topology = run_.topology();
     const auto chips = static_cast<std::size_t>(topology.chipCount());
@@ -38,6 +40,15 @@ void StepColoring::compute(double t, ChipId reference, StepLinkColors links, dou
         ++count[static_cast<std::size_t>(a)];
     }
     out.chipLegend = activityLegend();
+    if (chipColors != ColorMode::ChipState) {
+        const ParallelismPlan& plan = run_.plan.parallelism;
+        ChipGrouping grouping;
+        if (!plan.replicaTile.empty()) {
+            grouping.replicaTile = plan.replicaTile;
+        }
+        grouping.replicasPerChip = std::max(plan.replicasPerChip, 1);
+        colorChipsByGroup(topology, grouping, chipColors, out.chips, out.chipLegend);
+    }
 
     out.links.resize(scene_.links.size());
     out.linkLegend = Legend{};

@@ -21,9 +21,10 @@ public:
     StepColoring(const StepRun& run, const SceneGeometry& scene);
 
     // `reference`: the chip whose item the caption names (the selected chip, or chip 0).
-    // `windowS`: the window utilisation is averaged over.
-    void compute(double t, ChipId reference, StepLinkColors links, double windowS,
-                 FrameColors& out);
+    // `windowS`: the window utilisation is averaged over. `chipColors`: ChipState colours each
+    // chip by its activity; the other modes by its group, as in the collective replay.
+    void compute(double t, ChipId reference, StepLinkColors links, double windowS, FrameColors& out,
+                 ColorMode chipColors = ColorMode::ChipState);
     const std::vector<podscope::ChipActivity>& activities() const { return activity_; }
 
 private:

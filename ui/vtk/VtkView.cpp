@@ -1,15 +1,16 @@
 #include "vtk/VtkView.hpp"
 
-#include <QSurfaceFormat>
-
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QOpenGLContext>
 #include <QOpenGLFunctions>
 #include <QOpenGLWindow>
+#include <QSurfaceFormat>
 #include <QVBoxLayout>
 #include <QWheelEvent>
-
+#include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <vtkActor.h>
 #include <vtkCallbackCommand.h>
 #include <vtkCamera.h>
@@ -18,9 +19,9 @@
 #include <vtkCommand.h>
 #include <vtkCubeSource.h>
 #include <vtkGenericOpenGLRenderWindow.h>
-#include <vtkIdTypeArray.h>
 #include <vtkGenericRenderWindowInteractor.h>
 #include <vtkGlyph3DMapper.h>
+#include <vtkIdTypeArray.h>
 #include <vtkInteractorStyleTrackballCamera.h>
 #include <vtkNew.h>
 #include <vtkOpenGLState.h>
@@ -32,10 +33,6 @@
 #include <vtkRenderer.h>
 #include <vtkSmartPointer.h>
 #include <vtkUnsignedCharArray.h>
-
-#include <algorithm>
-#include <chrono>
-#include <cmath>
 
 namespace podscope::ui {
 namespace {
@@ -55,7 +52,8 @@ vtkSmartPointer<vtkUnsignedCharArray> colorArray(vtkIdType count, const unsigned
 }
 
 void fillColors(vtkUnsignedCharArray* array, const std::vector<Rgb>& colors) {
-    const vtkIdType count = std::min<vtkIdType>(array->GetNumberOfTuples(), static_cast<vtkIdType>(colors.size()));
+    const vtkIdType count =
+        std::min<vtkIdType>(array->GetNumberOfTuples(), static_cast<vtkIdType>(colors.size()));
     unsigned char* out = array->GetPointer(0);
     for (vtkIdType i = 0; i < count; ++i) {
         out[3 * i] = colors[static_cast<std::size_t>(i)].r;
@@ -89,7 +87,8 @@ vtkSmartPointer<vtkPoints> cubeMesh(const std::vector<Vec3>& centres, double siz
 
 // The faces of each cube that can be seen from `eye`: at most three of six. Building only
 // those halves the triangles the software rasteriser sets up; rebuilt when the camera moves.
-void visibleCubeFaces(const std::vector<Vec3>& centres, double size, const double eye[3], vtkCellArray* polys) {
+void visibleCubeFaces(const std::vector<Vec3>& centres, double size, const double eye[3],
+                      vtkCellArray* polys) {
     // Faces by corner index (bits x, y, z), wound outwards, with the axis and side they face.
     static const vtkIdType faces[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4},
                                           {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
@@ -97,7 +96,8 @@ void visibleCubeFaces(const std::vector<Vec3>& centres, double size, const doubl
     static const int faceSide[6] = {-1, 1, -1, 1, -1, 1};
     const double half = size / 2;
     polys->Reset();
-    polys->AllocateExact(static_cast<vtkIdType>(centres.size()) * 3, static_cast<vtkIdType>(centres.size()) * 12);
+    polys->AllocateExact(static_cast<vtkIdType>(centres.size()) * 3,
+                         static_cast<vtkIdType>(centres.size()) * 12);
     for (std::size_t c = 0; c < centres.size(); ++c) {
         const double centre[3] = {centres[c].x, centres[c].y, centres[c].z};
         const auto base = static_cast<vtkIdType>(c) * kCubeCorners;
@@ -107,7 +107,8 @@ void visibleCubeFaces(const std::vector<Vec3>& centres, double size, const doubl
             if ((eye[axis] - (centre[axis] + faceSide[f] * half)) * faceSide[f] <= 0) {
                 continue;
             }
-            const vtkIdType quad[4] = {base + faces[f][0], base + faces[f][1], base + faces[f][2], base + faces[f][3]};
+            const vtkIdType quad[4] = {base + faces[f][0], base + faces[f][1], base + faces[f][2],
+                                       base + faces[f][3]};
             polys->InsertNextCell(4, quad);
         }
     }
@@ -140,8 +141,8 @@ struct VtkView::Impl {
     // Chunks in flight can number thousands on the multipod: points, not glyphs.
     vtkNew<vtkPolyData> markers;
     vtkNew<vtkPolyDataMapper> markerMapper;
-    vtkNew<vtkPoints> markerPoints;          // float coordinates, refilled per frame
-    vtkNew<vtkIdTypeArray> markerOffsets;    // vertex cells: 0, 1, ..., n
+    vtkNew<vtkPoints> markerPoints;       // float coordinates, refilled per frame
+    vtkNew<vtkIdTypeArray> markerOffsets; // vertex cells: 0, 1, ..., n
     vtkNew<vtkIdTypeArray> markerConnectivity;
     vtkNew<vtkCellArray> markerVertices;
     vtkNew<vtkActor> markerActor;
@@ -214,14 +215,16 @@ VtkView::VtkView(QWidget* parent)
             break;
         case vtkCommand::WindowIsCurrentEvent:
             *static_cast<bool*>(callData) =
-                self->surface_->context() && QOpenGLContext::currentContext() == self->surface_->context();
+                self->surface_->context() &&
+                QOpenGLContext::currentContext() == self->surface_->context();
             break;
         case vtkCommand::WindowFrameEvent:
             if (!impl.inPaint) {
                 self->requestRender();
             }
             break;
-        default: break;
+        default:
+            break;
         }
     });
     d.window->AddObserver(vtkCommand::WindowMakeCurrentEvent, d.windowEvents);
@@ -242,7 +245,8 @@ VtkView::VtkView(QWidget* parent)
     d.linkMapper->SelectColorArray("colors");
     d.linkMapper->SetColorModeToDirectScalars();
     d.linkActor->SetMapper(d.linkMapper);
-    d.linkActor->GetProperty()->SetLineWidth(1.0f); // wider lines need a geometry shader: slow in software
+    d.linkActor->GetProperty()->SetLineWidth(
+        1.0f); // wider lines need a geometry shader: slow in software
     d.linkActor->GetProperty()->LightingOff();
     d.renderer->AddActor(d.linkActor);
 
@@ -275,7 +279,9 @@ VtkView::~VtkView() {
     }
 }
 
-void VtkView::requestRender() { surface_->update(); }
+void VtkView::requestRender() {
+    surface_->update();
+}
 
 QImage VtkView::grabFramebuffer() {
     // QOpenGLWindow::grabFramebuffer reads whatever the back buffer holds after the last swap,
@@ -368,11 +374,17 @@ void VtkView::useDefaultSurfaceFormat() {
     QSurfaceFormat::setDefaultFormat(format);
 }
 
-QWindow* VtkView::renderWindow() const { return surface_; }
+QWindow* VtkView::renderWindow() const {
+    return surface_;
+}
 
-double VtkView::devicePixelRatioF() const { return surface_->devicePixelRatio(); }
+double VtkView::devicePixelRatioF() const {
+    return surface_->devicePixelRatio();
+}
 
-void VtkView::setMultiSamples(int samples) { impl_->window->SetMultiSamples(samples); }
+void VtkView::setMultiSamples(int samples) {
+    impl_->window->SetMultiSamples(samples);
+}
 
 void VtkView::setScene(const SceneGeometry& scene) {
     auto& d = *impl_;
@@ -384,10 +396,12 @@ void VtkView::setScene(const SceneGeometry& scene) {
     // Faces for the new points now: the previous scene's faces may name points that no longer
     // exist, and VTK reads them (out of bounds, corrupting the heap) as soon as the camera is
     // fitted to the bounds below.
-    visibleCubeFaces(d.chipPositions, d.chipSize, d.renderer->GetActiveCamera()->GetPosition(), d.chipFaces);
+    visibleCubeFaces(d.chipPositions, d.chipSize, d.renderer->GetActiveCamera()->GetPosition(),
+                     d.chipFaces);
     d.chips->SetPolys(d.chipFaces);
     d.facesCameraTime = 0; // faces follow the camera at the next render
-    d.chipColors = colorArray(static_cast<vtkIdType>(scene.chipPositions.size()) * kCubeCorners, kNeutralChip);
+    d.chipColors =
+        colorArray(static_cast<vtkIdType>(scene.chipPositions.size()) * kCubeCorners, kNeutralChip);
     d.chips->GetPointData()->AddArray(d.chipColors);
     d.highlightCube->SetXLength(scene.chipSize * 1.5);
     d.highlightCube->SetYLength(scene.chipSize * 1.5);
@@ -433,7 +447,9 @@ void VtkView::setChipColors(const std::vector<Rgb>& colors) {
     if (impl_->chipColors) {
         // Every corner of a chip's cube takes the chip's colour, shaded by the corner.
         auto* out = impl_->chipColors->GetPointer(0);
-        const std::size_t chips = std::min(colors.size(), static_cast<std::size_t>(impl_->chipColors->GetNumberOfTuples() / kCubeCorners));
+        const std::size_t chips = std::min(
+            colors.size(),
+            static_cast<std::size_t>(impl_->chipColors->GetNumberOfTuples() / kCubeCorners));
         for (std::size_t c = 0; c < chips; ++c) {
             for (int k = 0; k < kCubeCorners; ++k, out += 3) {
                 const int shade = kCornerShade[k];
@@ -504,7 +520,8 @@ void VtkView::setCamera(CameraPreset preset) {
     vtkCamera* camera = d.renderer->GetActiveCamera();
     double bounds[6] = {0, 1, 0, 1, 0, 1};
     d.chips->GetBounds(bounds);
-    const double center[3] = {(bounds[0] + bounds[1]) / 2, (bounds[2] + bounds[3]) / 2, (bounds[4] + bounds[5]) / 2};
+    const double center[3] = {(bounds[0] + bounds[1]) / 2, (bounds[2] + bounds[3]) / 2,
+                              (bounds[4] + bounds[5]) / 2};
     double direction[3] = {0.55, -1.0, 0.9};
     double up[3] = {0, 0, 1};
     switch (preset) {
@@ -516,10 +533,12 @@ void VtkView::setCamera(CameraPreset preset) {
         direction[0] = 0, direction[1] = -1, direction[2] = 0.05;
         break;
     case CameraPreset::Isometric:
-    case CameraPreset::Reset: break;
+    case CameraPreset::Reset:
+        break;
     }
     camera->SetFocalPoint(center);
-    camera->SetPosition(center[0] + direction[0], center[1] + direction[1], center[2] + direction[2]);
+    camera->SetPosition(center[0] + direction[0], center[1] + direction[1],
+                        center[2] + direction[2]);
     camera->SetViewUp(up);
     d.fitPending = true;
     if (d.window->GetSize()[0] > 0 && d.window->GetSize()[1] > 0) {
@@ -572,7 +591,8 @@ void VtkView::fitCamera() {
                 shift[axis] = target[axis] / target[3] - focal[axis];
             }
             camera->SetFocalPoint(focal[0] + shift[0], focal[1] + shift[1], focal[2] + shift[2]);
-            camera->SetPosition(position[0] + shift[0], position[1] + shift[1], position[2] + shift[2]);
+            camera->SetPosition(position[0] + shift[0], position[1] + shift[1],
+                                position[2] + shift[2]);
         }
         // View coordinates span -1..1 across the viewport.
         const double covered = std::max(high[0] - low[0], high[1] - low[1]) / 2;
@@ -643,10 +663,12 @@ ChipId VtkView::chipAt(QPoint position) const {
         return std::pair<double, double>(display[0], display[1]);
     };
     const auto a = project(focal[0], focal[1], focal[2]);
-    const auto b = project(focal[0] + up[0] * d.chipSize, focal[1] + up[1] * d.chipSize, focal[2] + up[2] * d.chipSize);
+    const auto b = project(focal[0] + up[0] * d.chipSize, focal[1] + up[1] * d.chipSize,
+                           focal[2] + up[2] * d.chipSize);
     const double ratio = devicePixelRatioF();
     // About half the cube's diagonal, so that a click between two chips reaches the link.
-    const double radius = std::max(3.0, 0.6 * std::hypot(a.first - b.first, a.second - b.second) / ratio);
+    const double radius =
+        std::max(3.0, 0.6 * std::hypot(a.first - b.first, a.second - b.second) / ratio);
 
     // Among the chips under the cursor, the one nearest the viewer wins.
     ChipId found = -1;
@@ -667,7 +689,47 @@ ChipId VtkView::chipAt(QPoint position) const {
     return found;
 }
 
-double VtkView::lastRenderMs() const { return impl_->lastRenderMs; }
+double VtkView::pixelsPerUnit() const {
+    auto& d = *impl_;
+    if (d.window->GetSize()[0] <= 0 || d.window->GetSize()[1] <= 0) {
+        return 0;
+    }
+    vtkCamera* camera = d.renderer->GetActiveCamera();
+    const double* focal = camera->GetFocalPoint();
+    double up[3];
+    camera->GetViewUp(up);
+    double a[3], b[3];
+    d.renderer->SetWorldPoint(focal[0], focal[1], focal[2], 1.0);
+    d.renderer->WorldToDisplay();
+    d.renderer->GetDisplayPoint(a);
+    d.renderer->SetWorldPoint(focal[0] + up[0], focal[1] + up[1], focal[2] + up[2], 1.0);
+    d.renderer->WorldToDisplay();
+    d.renderer->GetDisplayPoint(b);
+    return std::hypot(a[0] - b[0], a[1] - b[1]);
+}
+
+// Chunk markers are points of a fixed pixel size: where neighbouring chips are a few pixels
+// apart (the whole multipod in view), thousands of them covered every chip and link in one
+// colour. They are drawn in proportion to the chips' spacing, and only where a link is long
+// enough on screen to see one travel along it.
+void VtkView::showMarkersAtThisScale() {
+    auto& d = *impl_;
+    const double pitch = pixelsPerUnit();
+    constexpr double kLeastPitchPx = 14;
+    constexpr double kMarkerShareOfPitch = 0.25;
+    constexpr double kLargestMarkerPx = 5;
+    d.markerActor->SetVisibility(pitch >= kLeastPitchPx);
+    d.markerActor->GetProperty()->SetPointSize(
+        static_cast<float>(std::min(kLargestMarkerPx, kMarkerShareOfPitch * pitch)));
+}
+
+bool VtkView::markersShown() const {
+    return impl_->markerActor->GetVisibility() != 0;
+}
+
+double VtkView::lastRenderMs() const {
+    return impl_->lastRenderMs;
+}
 
 void VtkView::initializeGL() {
     auto& d = *impl_;
@@ -701,6 +763,7 @@ void VtkView::renderScene() {
         fitCamera();
     }
     vtkCamera* camera = d.renderer->GetActiveCamera();
+    showMarkersAtThisScale();
     if (camera->GetMTime() != d.facesCameraTime) {
         visibleCubeFaces(d.chipPositions, d.chipSize, camera->GetPosition(), d.chipFaces);
         d.chips->Modified();
@@ -723,19 +786,21 @@ void VtkView::paintGL() {
     state->PushDrawFramebufferBinding();
     state->vtkglBindFramebuffer(GL_DRAW_FRAMEBUFFER, surface_->defaultFramebufferObject());
     const int* size = d.window->GetSize();
-    d.window->BlitDisplayFramebuffer(0, 0, 0, size[0], size[1], 0, 0, size[0], size[1], GL_COLOR_BUFFER_BIT,
-                                     GL_NEAREST);
+    d.window->BlitDisplayFramebuffer(0, 0, 0, size[0], size[1], 0, 0, size[0], size[1],
+                                     GL_COLOR_BUFFER_BIT, GL_NEAREST);
     state->PopDrawFramebufferBinding();
-    d.lastRenderMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began).count();
+    d.lastRenderMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began).count();
     d.inPaint = false;
 }
 
 namespace {
 
-void setEventInformation(vtkGenericRenderWindowInteractor* interactor, QWidget* widget, QPointF position,
-                         Qt::KeyboardModifiers modifiers, int repeat = 0) {
+void setEventInformation(vtkGenericRenderWindowInteractor* interactor, QWidget* widget,
+                         QPointF position, Qt::KeyboardModifiers modifiers, int repeat = 0) {
     const double ratio = widget->devicePixelRatioF();
-    interactor->SetEventInformationFlipY(static_cast<int>(position.x() * ratio), static_cast<int>(position.y() * ratio),
+    interactor->SetEventInformationFlipY(static_cast<int>(position.x() * ratio),
+                                         static_cast<int>(position.y() * ratio),
                                          (modifiers & Qt::ControlModifier) ? 1 : 0,
                                          (modifiers & Qt::ShiftModifier) ? 1 : 0, 0, repeat);
 }
@@ -747,10 +812,17 @@ void VtkView::mousePressEvent(QMouseEvent* event) {
     setEventInformation(interactor, this, event->position(), event->modifiers(),
                         event->type() == QEvent::MouseButtonDblClick ? 1 : 0);
     switch (event->button()) {
-    case Qt::LeftButton: interactor->InvokeEvent(vtkCommand::LeftButtonPressEvent); break;
-    case Qt::MiddleButton: interactor->InvokeEvent(vtkCommand::MiddleButtonPressEvent); break;
-    case Qt::RightButton: interactor->InvokeEvent(vtkCommand::RightButtonPressEvent); break;
-    default: break;
+    case Qt::LeftButton:
+        interactor->InvokeEvent(vtkCommand::LeftButtonPressEvent);
+        break;
+    case Qt::MiddleButton:
+        interactor->InvokeEvent(vtkCommand::MiddleButtonPressEvent);
+        break;
+    case Qt::RightButton:
+        interactor->InvokeEvent(vtkCommand::RightButtonPressEvent);
+        break;
+    default:
+        break;
     }
     pressPosition_ = event->position().toPoint();
     impl_->userMovedCamera = true;
@@ -774,9 +846,14 @@ void VtkView::mouseReleaseEvent(QMouseEvent* event) {
             }
         }
         break;
-    case Qt::MiddleButton: interactor->InvokeEvent(vtkCommand::MiddleButtonReleaseEvent); break;
-    case Qt::RightButton: interactor->InvokeEvent(vtkCommand::RightButtonReleaseEvent); break;
-    default: break;
+    case Qt::MiddleButton:
+        interactor->InvokeEvent(vtkCommand::MiddleButtonReleaseEvent);
+        break;
+    case Qt::RightButton:
+        interactor->InvokeEvent(vtkCommand::RightButtonReleaseEvent);
+        break;
+    default:
+        break;
     }
     requestRender();
 }
@@ -803,11 +880,20 @@ void VtkView::wheelEvent(QWheelEvent* event) {
 
 void VtkView::keyPressEvent(QKeyEvent* event) {
     switch (event->key()) {
-    case Qt::Key_R: setCamera(CameraPreset::Reset); break;
-    case Qt::Key_T: setCamera(CameraPreset::Top); break;
-    case Qt::Key_S: setCamera(CameraPreset::Side); break;
-    case Qt::Key_I: setCamera(CameraPreset::Isometric); break;
-    default: QWidget::keyPressEvent(event);
+    case Qt::Key_R:
+        setCamera(CameraPreset::Reset);
+        break;
+    case Qt::Key_T:
+        setCamera(CameraPreset::Top);
+        break;
+    case Qt::Key_S:
+        setCamera(CameraPreset::Side);
+        break;
+    case Qt::Key_I:
+        setCamera(CameraPreset::Isometric);
+        break;
+    default:
+        QWidget::keyPressEvent(event);
     }
 }
 

@@ -5,7 +5,6 @@
 
 #include <QImage>
 #include <QWidget>
-
 #include <memory>
 #include <optional>
 #include <vector>
@@ -51,6 +50,12 @@ public:
     int linkAt(QPoint position) const;
     QPoint widgetPositionOfLink(int link) const;
 
+    // Screen pixels per scene unit (the distance between neighbouring chips) at the camera's
+    // focal point; 0 before the view has a size.
+    double pixelsPerUnit() const;
+    // Whether the chunk markers are drawn at the last render's scale.
+    bool markersShown() const;
+
     // Median and last VTK render time in milliseconds (the part inside paintGL).
     double lastRenderMs() const;
     void setMultiSamples(int samples);
@@ -90,6 +95,7 @@ private:
     void wheelEvent(QWheelEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void fitCamera();
+    void showMarkersAtThisScale();
     double devicePixelRatioF() const;
     QPoint project(const Vec3& point) const;
 

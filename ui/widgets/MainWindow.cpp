@@ -129,6 +129,7 @@ MainWindow::MainWindow(const Scenario& training, bool withView, QWidget* parent)
         progress_->setVisible(runner_->busy());
         cancel_->setVisible(runner_->busy());
         status_->setText(tr("Step simulation failed: %1").arg(message));
+        emit stepRunFailed(message);
         emit runFailed(message);
     });
     connect(stepRunner_, &LatestOnlyRunner::cancelled, this, [this] {
@@ -180,8 +181,7 @@ void MainWindow::buildControls() {
     layoutBox_->setToolTip(
         tr("torus: wrapped dimensions bent into circles; grid: flat, wrap links as arcs; "
            "physical: chips grouped by tray, host and pod; unrolled: the grid from above, small "
-           "chips, "
-           "links as a heat map"));
+           "chips, long links (with View > links by utilisation, a heat map)"));
     toolbar->addWidget(new QLabel(tr(" Layout "), this));
     toolbar->addWidget(layoutBox_);
 
@@ -190,19 +190,24 @@ void MainWindow::buildControls() {
         colorBox_->addItem(QString::fromStdString(toString(mode)));
     }
     colorBox_->setToolTip(
-        tr("What chips are coloured by; links always show their utilisation per direction"));
+        tr("What chips are coloured by: their state (in the step replay, what each chip does) "
+           "or the replica, data-parallel group, host or pod they belong to"));
     toolbar->addWidget(new QLabel(tr(" Colour chips by "), this));
     toolbar->addWidget(colorBox_);
 
     replayBox_ = new QComboBox(this);
+    replayBox_->addItem(tr("whole step"), QString::fromStdString(toString(ReplayKind::Step)));
     replayBox_->addItem(tr("gradient sync"),
                         QString::fromStdString(toString(ReplayKind::Collective)));
-    replayBox_->addItem(tr("whole step"), QString::fromStdString(toString(ReplayKind::Step)));
     replayBox_->addItem(tr("step + evaluation"),
                         QString::fromStdString(toString(ReplayKind::StepWithEvaluation)));
-    replayBox_->setToolTip(tr("What the 3-D view replays: the gradient all-reduce on the links, "
-                              "or the whole training step (every chip coloured by what it does, "
-                              "with the timeline panel under the view)"));
+    // The program opens on the whole step (its --replay default); a window built without it
+    // starts on the collective until told otherwise.
+    replayBox_->setCurrentIndex(
+        replayBox_->findData(QString::fromStdString(toString(replayKind_))));
+    replayBox_->setToolTip(tr("What the 3-D view replays: the whole training step (every chip "
+                              "coloured by what it does, with the timeline panel under the "
+                              "view), or the gradient all-reduce alone on the links"));
     toolbar->addWidget(new QLabel(tr(" Replay "), this));
     toolbar->addWidget(replayBox_);
 
@@ -582,11 +587,7 @@ void MainWindow::setLayoutKind(LayoutKind layout) {
     layoutBox_->blockSignals(true);
     layoutBox_->setCurrentText(QString::fromStdString(toString(layout)));
     layoutBox_->blockSignals(false);
-    if (layout == LayoutKind::Unrolled) {
-        // The unrolled layout is the heat map of link utilisation.
-        stepLinkColors_ = StepLinkColors::Utilisation;
-        linkHeatAction_->setChecked(true);
-    }
+    // Where chips go, nothing else: the link and chip colours stay as the user chose them.
     rebuildScene();
 }
 
@@ -801,7 +802,7 @@ void MainWindow::renderFrame() {
             return;
         }
         stepColoring_->compute(timeS_, selected_, stepLinkColors_,
-                               stepRun_->timeline.stepS * kStepWindowFraction, frame_);
+                               stepRun_->timeline.stepS * kStepWindowFraction, frame_, colorMode_);
         timelinePanel_->setCursorS(timeS_);
     } else {
         if (!coloring_) {

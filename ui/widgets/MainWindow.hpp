@@ -126,6 +126,8 @@ signals:
     // A simulation result is on screen (scene built, first frame coloured).
     void runShown();
     void runFailed(const QString& message);
+    // The step replay's simulation failed (emitted just before runFailed, with its message).
+    void stepRunFailed(const QString& message);
     // A step timeline is on screen (3-D colours and the timeline panel).
     void stepRunShown();
 

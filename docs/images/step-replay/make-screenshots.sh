@@ -17,7 +17,9 @@ shot() { # NAME PRESET-AND-OPTIONS... -- MOMENT
     local name=$1 moment=${@: -1}
     shift
     set -- "${@:1:$#-1}"
-    run "$@" --replay step --time-at "$moment" --size 1440x900 --screenshot "$out/$name-$moment.png"
+    local links=()
+    [ "$(layout "$moment")" = unrolled ] && links=(--links utilisation)
+    run "$@" "${links[@]}" --replay step --time-at "$moment" --size 1440x900 --screenshot "$out/$name-$moment.png"
 }
 # Compute on the torus; exchanges on the unrolled grid, whose links are a heat map of their
 # utilisation.
