@@ -57,6 +57,14 @@ void printText(const Scenario& s, const TrainingResult& r, const std::vector<Wha
         out << "  " << label << std::string(26 - label.size(), ' ') << formatDuration(value) << "  "
             << formatPercent(value / r.stepTimeS) << "\n";
     }
+    if (r.evalDecode.beamWidth > 0) {
+        out << "  (each evaluation decodes by beam search on the device: "
+            << formatDuration(r.evalDecodeS) << ", beam " << formatNumber(r.evalDecode.beamWidth, 0)
+            << ", " << formatNumber(r.evalDecode.tokens, 0) << " tokens x "
+            << formatCount(static_cast<long long>(r.evalDecode.batches), "batch", "batches")
+            << " of " << formatNumber(r.evalDecode.sentencesPerReplica, 0)
+            << " sentences per replica)\n";
+    }
     out << "\nBottleneck     " << r.bottleneck << "\n";
     out << "Compute efficiency " << formatPercent(r.computeEfficiency) << " of peak at "
         << formatNumber(r.plan.examplesPerCore, 2) << " examples per core\n";

@@ -50,8 +50,12 @@ std::string bottleneckOf(const StepBreakdown& b) {
 
 } // namespace
 
-// One forward pass of the evaluation set, sharded over the replicas (padded to whole batches).
+// One forward pass of the evaluation set, sharded over the replicas (padded to whole batches),
+// or the workload's beam search.
 double evaluationDeviceSeconds(const StepPlan& p, double evalExamples) {
+    if (p.workload->decode) {
+        return beamSearchTime(*p.workload->decode, p, evalExamples).seconds;
+    }
     const double perReplica = std::ceil(evalExamples / static_cast<double>(p.parallelism.replicas));
     double seconds = 0;
     for (std::size_t i = 0; i < p.graph->layers.size(); ++i) {
@@ -206,6 +210,11 @@ TrainingResult evaluateStepPlan(const StepPlan& p, const Scenario& s, double eva
     // The evaluation steps run on the device either way; an asynchronous evaluation hides its
     // host work (metric, BLEU, COCO) behind training except for the last result.
     r.evaluationS = evaluationDeviceS + (schedule.async ? 0.0 : schedule.fixedCostS);
+    if (w.decode) {
+        r.evalDecodeS = evaluationDeviceS;
+        r.evalDecode =
+            decodeShape(*w.decode, w.evalExamples, static_cast<double>(p.parallelism.replicas));
+    }
     const int loops = std::max(r.evaluations, 1);
     const double firstExtraS = r.evaluations > 0 ? schedule.firstExtraS : 0.0;
     b.evalAmortized = (r.evaluations * r.evaluationS + firstExtraS + loops * fw.perLoopRoundTripS) /

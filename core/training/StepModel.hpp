@@ -3,6 +3,7 @@
 #include "input/HostInput.hpp"
 #include "parallelism/ParallelismPlan.hpp"
 #include "topology/Topology.hpp"
+#include "training/BeamSearchTime.hpp"
 #include "training/Scenario.hpp"
 #include "training/StepPlan.hpp"
 
@@ -58,6 +59,10 @@ struct TrainingResult {
     double criticalBatch = 0;  // B_noise of the convergence fit
     int evaluations = 0;
     double evaluationS = 0; // one evaluation, as charged to the run
+    // Beam-search decoding, the device part of one evaluation of a translation model (0 and an
+    // empty shape for the others, whose device part is one forward pass of the set).
+    double evalDecodeS = 0;
+    DecodeShape evalDecode;
     double startupS = 0;
     double finalEvalWaitS = 0;    // asynchronous evaluation: wait for the last result
     double gradientSyncS = 0;     // the whole gradient summation, before overlap
@@ -80,7 +85,8 @@ std::vector<CollectiveSpec> gradientCollectives(const Scenario& scenario);
 TrainingResult simulateTraining(const Scenario& scenario,
                                 const CoreCalibration* calibration = nullptr);
 
-// One forward pass of the evaluation set on the device, sharded over the replicas.
+// The device part of one evaluation, sharded over the replicas: the workload's beam search, or
+// else one forward pass of the evaluation set.
 double evaluationDeviceSeconds(const StepPlan& plan, double evalExamples);
 
 // The analytic evaluator over a built plan.

@@ -15,6 +15,13 @@ nlohmann::json toJson(const TrainingResult& r) {
     j["critical_batch"] = r.criticalBatch;
     j["evaluations"] = r.evaluations;
     j["evaluation_s"] = r.evaluationS;
+    j["eval_decode_s"] = r.evalDecodeS;
+    if (r.evalDecode.beamWidth > 0) {
+        j["eval_decode"] = {{"beam_width", r.evalDecode.beamWidth},
+                            {"tokens_per_batch", r.evalDecode.tokens},
+                            {"sentences_per_replica", r.evalDecode.sentencesPerReplica},
+                            {"batches", r.evalDecode.batches}};
+    }
     j["startup_s"] = r.startupS;
     j["final_eval_wait_s"] = r.finalEvalWaitS;
     j["chips"] = r.chips;

@@ -147,6 +147,9 @@ Workload parseWorkload(const nlohmann::json& json, const std::string& file) {
     if (!w.evalSchedules.count("default")) {
         throw std::runtime_error(file + ": eval.schedules needs a default");
     }
+    if (ev.contains("decode")) {
+        w.decode = parseBeamSearchDecode(ev.at("decode"), file);
+    }
     for (const auto& [framework, v] : json.at("in_run_startup_s").items()) {
         w.inRunStartupS[framework] = sourcedValue(json.at("in_run_startup_s"), framework, file);
     }

@@ -1,10 +1,12 @@
 #pragma once
 
+#include "workload/BeamSearchDecode.hpp"
 #include "workload/Convergence.hpp"
 #include "workload/LayerGraph.hpp"
 #include "workload/UnmappedOperator.hpp"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,6 +55,8 @@ struct Workload {
     LayerGraphSpec graph;
     PublishedTotals published;
     double evalExamples = 0;
+    // Translation models evaluate by beam search (absent: one forward pass of the set).
+    std::optional<BeamSearchDecode> decode;
     // Per framework (a "default" entry for the others): evaluation and in-run start-up, both
     // measured in the logs of that framework's runs.
     std::map<std::string, EvalSchedule> evalSchedules;

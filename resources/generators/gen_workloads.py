@@ -13,7 +13,7 @@
 Edit the numbers here, run this script, rebuild."""
 import csv, json, os, re
 
-from layer_graphs import BUILDERS
+from layer_graphs import BUILDERS, DECODERS, PROFILE_NMT
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REF = "../shared/reference/README.md"
@@ -50,6 +50,32 @@ def startup(default, source_default, **per_framework):
     out = {"default": V(default, source_default)}
     for fw, (value, source) in per_framework.items():
         out[fw] = V(value, source)
+    return out
+
+
+# Beam-search bookkeeping per decoded token, as bf16 passes over the [sentences, beam, vocab]
+# scores at the core's streaming rate: the profiled GNMT evaluation spends 5598 us per step at
+# 64 sentences x 5 beams x 32316 (10.34 M elements) in 24 HBM-bound kernels over that tensor,
+# 105 us of it the five max passes of the top-k (modelled apart); 5493 us x 423 GB/s / 20.7 MB.
+SCORE_PASSES = round(5493e-6 * 423e9 / (64 * 5 * 32316 * 2), 1)
+SCORE_SOURCE = (PROFILE_NMT + ": 5598 us per step in 24 HBM-bound kernels over the [64,5,32316] scores "
+                "(log-softmax, score sums, finished masks, relayouts to [64,161580]), 105 us of it the 5 max "
+                "passes of the top-k; [B] the other 5493 us at 423 GB/s = " + str(SCORE_PASSES) + " bf16 passes")
+
+
+def decode_block(model, source_note, output_length=None, eval_batch=None, per_replica_max=None):
+    """Beam-search decoding of the evaluation set on the device: the encoder once per batch and
+    the decoder step once per token (graphs from layer_graphs.py); how the set is batched."""
+    d = DECODERS[model](SCORE_PASSES, SCORE_SOURCE if model == "gnmt" else
+                        SCORE_SOURCE + "; assumed the same for this model's beam search (same XLA lowering of "
+                        "log-softmax, relayout and top-k over [sentences, beam, vocab]; not profiled)")
+    out = {"note": source_note, "encoder": d["encoder"], "step": d["step"]}
+    if output_length is not None:
+        out["output_length"] = V(*output_length)
+    if eval_batch is not None:
+        out["eval_batch"] = V(*eval_batch)
+    if per_replica_max is not None:
+        out["batch_per_replica_max"] = V(*per_replica_max)
     return out
 
 
@@ -185,7 +211,11 @@ W["transformer"] = {
     "eval": {"examples": V(3003, "[A] " + REF + ", section 4: 3003 sentences"),
              "schedules": {
                  "default": schedule("epochs", 1, mode="async", fixed=1.3, tail=1.3, source="[A/B] " + R07 + "results/tpu-v3-8192-TF/transformer logs: decode on the device each epoch, host BLEU (1.25-1.37 s) overlapped with the next epoch; the last one ends the run"),
-                 "jax": schedule("epochs", 1, fixed=0.1, source="[A] " + R07 + "benchmarks/transformer/implementations/transformer-research-JAX-tpu-v3-8192/train.py: BLEU runs before the next epoch; [B] its epoch period (3.36 s) exceeds TF's (3.26 s) by about 0.1 s")}},
+                 "jax": schedule("epochs", 1, fixed=0.1, source="[A] " + R07 + "benchmarks/transformer/implementations/transformer-research-JAX-tpu-v3-8192/train.py: BLEU runs before the next epoch; [B] its epoch period (3.36 s) exceeds TF's (3.26 s) by about 0.1 s")},
+             "decode": decode_block("transformer",
+                 "Beam search as train.py predict_step runs it (beam 4, alpha 0.6, max_predict_length 147); the TF (lingvo) run decodes with the same beam, target_seq_len 147 and 97-token inputs (lingvo/tasks/mt/params/mlperf.py)",
+                 output_length=(97, "Assumption: both codes stop a batch's loop once no live hypothesis can beat the finished ones (decode.py beam_search_loop_cond_fn; lingvo beam_search_tpu_helper.py LoopContinueLong), and the evaluation waits for the slowest replica, so a batch decodes about as many tokens as the longest target: at most 97 (" + "[A] " + R07 + "benchmarks/transformer/implementations/transformer-research-JAX-tpu-v3-8192/mlperf_input_pipeline.py: MAX_EVAL_LEN = 97, 'no eval sequences are longer than this')"),
+                 per_replica_max=(32, "[A] " + R07 + "benchmarks/transformer/implementations/transformer-research-JAX-tpu-v3-8192/train.py: eval_batch_size = min(32 x replicas, ceil(3003 / replicas) x replicas) per host: at most 32 sentences per replica, fewer when the set spreads thinner (the TF run: DECODE_BATCH_SIZE 2 per replica of 4 cores at 4096 chips, lingvo/tasks/mt/params/mlperf.py)"))},
     "input": TEXT_INPUT,
     "in_run_startup_s": startup(1.5, "[B] the TF measurement",
         tf=(1.5, "[B] " + R07 + "results/tpu-v3-8192-TF/transformer logs: run_start to the first block 4.2-5.3 s for one epoch of 3.1-3.3 s"),
@@ -207,7 +237,10 @@ W["gnmt"] = {
     "graph": BUILDERS["gnmt"](),
     "eval": {"examples": V(3003, "[A] " + R07 + "benchmarks/gnmt/implementations/gnmt-research-TF-tpu-v3-1024: examples_to_infer 3003"),
              "schedules": {
-                 "default": schedule("epochs", 1, mode="async", fixed=6.2, tail=6.2, source="[A/B] " + R07 + "results/tpu-v3-1024-TF/gnmt logs: a beam-search decode on the device each epoch; host BLEU (5.2-6.4 s) overlaps the next epoch (its wait falls as BLEU grows, r = -0.81); the last one ends the run")}},
+                 "default": schedule("epochs", 1, mode="async", fixed=6.2, tail=6.2, source="[A/B] " + R07 + "results/tpu-v3-1024-TF/gnmt logs: a beam-search decode on the device each epoch; host BLEU (5.2-6.4 s) overlaps the next epoch (its wait falls as BLEU grows, r = -0.81); the last one ends the run")},
+             "decode": decode_block("gnmt",
+                 "Beam search as model.py/beam_search_decoder.py run it: beam 5, length penalty 0.6; decoder.py dynamic_decode's loop condition is always true, so every batch runs the full maximum_iterations (tgt_max_len_infer 160)",
+                 eval_batch=(4096, "[A] " + R07 + "benchmarks/gnmt/tpu-v3-1024-TF/run_and_time.sh: --infer_batch_size=4096 over all cores (estimator.py: infer_batch_size / num_shards per core, ceil(3003 / 4096) = 1 evaluation step)"))},
     "input": TEXT_INPUT,
     "in_run_startup_s": startup(3.7, "[B] " + R07 + "results/tpu-v3-1024-TF/gnmt logs: run_start to the first evaluation 18.6-18.9 s for one epoch of 14.96 s"),
     "convergence": convergence("gnmt", [

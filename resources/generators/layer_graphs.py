@@ -263,6 +263,115 @@ def gnmt():
             "layers": layers}
 
 
+
+# ---------------------------------------------------------------------------------------------
+# Beam-search decoding of the evaluation set (docs/training-model.md, "Evaluation"). Two graphs
+# per model: "encoder" runs once per batch, counts per sentence; "step" runs once per decoded
+# token, counts per hypothesis (sentence x beam). Variables the evaluation binds: "beam" (beam
+# width), "cache" (the maximum decode length: the size of the key/value cache the TPU code
+# allocates and attends over, masked), "src" (the padded source length).
+PROFILE_NMT = ("[B] google/paragraph paragraph/data/hlo_after_optimizations_nmt_32_tpuv3_stats.csv "
+               "(commit 97f466f): the beam-search ops of one evaluation, 160 steps at 64 sentences x 5 "
+               "beams per core")
+
+
+def beam_search_scores(layers, group, vocab, passes, source):
+    """Beam-search bookkeeping over the [sentences, beam, vocab] scores of a step: log-softmax,
+    adding the hypotheses' scores, masking finished ones, the relayout to [sentences, beam x vocab],
+    and top-k as beam-width successive max passes (each over beam x vocab per sentence)."""
+    layers.append(dict(elementwise(group + ".scores", group, vocab, 4, eup=1, passes=passes,
+                                   backward=False), source=source))
+    layers.append(dict(elementwise(group + ".top_k", group, f"beam*{vocab}", 2, passes=1,
+                                   backward=False), source=source))
+
+
+def transformer_decode(score_passes, score_source):
+    d, heads, ffn, vocab = 1024, 16, 4096, 33708
+    dh = d // heads
+    encoder = [{"name": "encoder.embedding", "group": "embeddings", "type": "embedding",
+                "vocab": vocab, "dim": d, "rows": "src", "split": "vocab"}]
+    for i in range(6):
+        transformer_layer(encoder, f"encoder{i}", "src", d, heads, ffn, "relu", "src")
+    step = [{"name": "decoder.embedding", "group": "embeddings", "type": "embedding",
+             "vocab": vocab, "dim": d, "rows": 1, "split": "vocab"}]
+    for i in range(6):
+        g = f"decoder{i}"
+        step += [
+            dense(g + ".qkv", g, 1, d, 3 * d, split="column"),
+            # The new key and value enter the cache by a one-hot multiply-add over all of it.
+            elementwise(g + ".cache_update", g, f"2*cache*{d}", 2, passes=2, backward=False),
+            {"name": g + ".attention", "group": g, "type": "attention", "heads": heads, "q": 1,
+             "kv": "cache", "dim": dh},
+            dense(g + ".attention_out", g, 1, d, d, split="row", residual=True),
+            {"name": g + ".norm1", "group": g, "type": "norm", "rows": 1, "dim": d},
+            dense(g + ".cross_q", g, 1, d, d, split="column"),
+            # models.py projects the (beam-expanded) encoder output to keys and values in every
+            # step: MultiHeadDotProductAttention(inputs_kv=encoded) with no cache.
+            dense(g + ".cross_kv", g, "src", d, 2 * d, split="column"),
+            {"name": g + ".cross_attention", "group": g, "type": "attention", "heads": heads,
+             "q": 1, "kv": "src", "dim": dh},
+            dense(g + ".cross_out", g, 1, d, d, split="row", residual=True),
+            {"name": g + ".norm_cross", "group": g, "type": "norm", "rows": 1, "dim": d},
+            dense(g + ".ffn_in", g, 1, d, ffn, act="relu", split="column"),
+            dense(g + ".ffn_out", g, 1, ffn, d, split="row", residual=True),
+            {"name": g + ".norm2", "group": g, "type": "norm", "rows": 1, "dim": d},
+        ]
+    step.append(dense("logits", "output", 1, d, vocab, bias=False, split="vocab"))
+    beam_search_scores(step, "beam_search", vocab, score_passes, score_source)
+    src = f"[A] {R07} Google/benchmarks/transformer/implementations/transformer-research-JAX-tpu-v3-8192/"
+    variables = {
+        "beam": {"value": 4, "min": 1, "max": 64, "source": src + "train.py predict_step: beam_size = 4"},
+        "cache": {"value": 147, "min": 1, "max": 1024, "source": src + "train.py: max_predict_length 147, the length of the decoding cache (initialize_cache) that models.py attends over with a mask"},
+        "src": {"value": 97, "source": src + "mlperf_input_pipeline.py: MAX_EVAL_LEN = 97, eval inputs padded to it"},
+    }
+    return {
+        "encoder": {"source": src + "{train.py (predict_step: model.encode), models.py}", "variables": variables, "layers": encoder},
+        "step": {"source": src + "{decode.py (beam_search), models.py (decode with a cache)}", "variables": variables, "layers": step},
+    }
+
+
+def gnmt_decode(score_passes, score_source):
+    d, vocab, gates = 1024, 32316, 4
+    src = f"[A] {R07} Google/benchmarks/gnmt/implementations/gnmt-research-TF-tpu-v3-1024/"
+    encoder = [{"name": "encoder.embedding", "group": "embeddings", "type": "embedding",
+                "vocab": vocab, "dim": d, "rows": "src"}]
+
+    def lstm(layers, name, group, rows, n_in, steps, step_in=0):
+        if n_in:
+            layers.append(dense(name + ".input", group, rows, n_in, gates * d))
+        layers.append({"name": name + ".recurrent", "group": group, "type": "recurrent",
+                       "steps": steps, "in": step_in, "hidden": d, "gates": gates})
+
+    lstm(encoder, "encoder0.forward", "encoder", "src", d, "src")
+    lstm(encoder, "encoder0.backward", "encoder", "src", d, "src")
+    lstm(encoder, "encoder1", "encoder", "src", 2 * d, "src")
+    encoder.append(elementwise("encoder2.residual_in", "encoder", f"src*{d}", 1, passes=3))
+    lstm(encoder, "encoder2", "encoder", "src", d, "src")
+    lstm(encoder, "encoder3", "encoder", "src", d, "src")
+    # build_atten_rnn tiles the encoder output by the beam width before the memory layer.
+    encoder.append(dense("attention.memory", "attention", f"beam*src", d, d, bias=False))
+    step = [{"name": "decoder.embedding", "group": "embeddings", "type": "embedding",
+             "vocab": vocab, "dim": d, "rows": 1}]
+    lstm(step, "decoder0", "decoder", 1, d, 1, step_in=d)
+    step.append(dense("attention.query", "attention", 1, d, d, bias=False))
+    step.append(elementwise("attention.scores", "attention", f"src*{d}", 3, eup=1, passes=1,
+                            backward=False))
+    step.append(elementwise("attention.context", "attention", f"src*{d}", 2, passes=1,
+                            backward=False))
+    for i in (1, 2, 3):
+        lstm(step, f"decoder{i}", "decoder", 1, 2 * d, 1)
+    step.append(dense("output.projection", "output", 1, d, vocab, bias=False))
+    beam_search_scores(step, "beam_search", vocab, score_passes, score_source)
+    variables = {
+        "beam": {"value": 5, "min": 1, "max": 64, "source": src + "nmt.py: --beam_width default 5"},
+        "cache": {"value": 160, "min": 1, "max": 1024, "source": src + "nmt.py: --tgt_max_len_infer default 160, the decode loop's maximum_iterations"},
+        "src": {"value": 160, "source": src + "nmt.py --src_max_len_infer 160; utils/iterator_utils.py get_infer_iterator pads every source to it"},
+    }
+    return {
+        "encoder": {"source": src + "model.py (encoder, build_atten_rnn)", "variables": variables, "layers": encoder},
+        "step": {"source": src + "{model.py (cell_fn), beam_search_decoder.py}", "variables": variables, "layers": step},
+    }
+
 # ---------------------------------------------------------------------------------------------
 # SSD with a ResNet-34 backbone at 300x300 (R07 Google/benchmarks/ssd/implementations/
 # ssd-research-TF-tpu-v3-8192/{ssd_architecture.py,ssd_constants.py,ssd_model.py}): conv0
@@ -411,6 +520,8 @@ def maskrcnn():
                       "{mask_rcnn_params.py,mask_rcnn_architecture.py,fpn.py,resnet.py}; shapes in ../shared/reference/compute-model.md section 2.6",
             "variables": {}, "layers": layers}
 
+
+DECODERS = {"transformer": transformer_decode, "gnmt": gnmt_decode}
 
 BUILDERS = {"resnet50": resnet50, "bert": bert, "transformer": transformer, "gnmt": gnmt,
             "ssd": ssd, "maskrcnn": maskrcnn}
