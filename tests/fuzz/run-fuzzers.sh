@@ -13,12 +13,13 @@ jobs="${PODSCOPE_FUZZ_JOBS:-$(nproc)}"
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja \
     -DPODSCOPE_FUZZ=ON -DPODSCOPE_BUILD_GUI=OFF -DPODSCOPE_BUILD_TESTS=OFF \
     -DPODSCOPE_BUILD_BENCH=OFF -DPODSCOPE_WERROR=ON >/dev/null
-ninja -C "$build" podscope_fuzz_config podscope_fuzz_cli podscope_fuzz_profile podscope_fuzz_machine
+ninja -C "$build" podscope_fuzz_config podscope_fuzz_cli podscope_fuzz_profile podscope_fuzz_machine \
+    podscope_fuzz_workload
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/podscope-fuzz.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 status=0
-for target in config cli profile machine; do
+for target in ${PODSCOPE_FUZZ_TARGETS:-config cli profile machine workload}; do
     corpus="$work/corpus-$target"
     cp -r "$build/tests/fuzz/corpus/$target" "$corpus"
     mkdir -p "$work/artifacts-$target"

@@ -1,7 +1,7 @@
 #include "figure/FigureData.hpp"
 
-#include "report/Report.hpp"
 #include "machine/Machine.hpp"
+#include "report/Report.hpp"
 #include "topology/TopologyPresets.hpp"
 #include "training/LayerTable.hpp"
 #include "training/StepPlan.hpp"
@@ -50,7 +50,8 @@ std::string threeDigits(double value) {
 // "32x32, wrap-around in X and Y" for a standard slice; empty when it is not one.
 std::string sliceText(double chips) {
     try {
-        const TopologyPreset slice = standardSlice(defaultMachineName(), static_cast<std::int64_t>(chips));
+        const TopologyPreset slice =
+            standardSlice(defaultMachineName(), static_cast<std::int64_t>(chips));
         std::string dims;
         std::string wrapped;
         static const char* names = "XYZW";
@@ -73,7 +74,8 @@ std::string sliceText(double chips) {
 
 bool sliceWraps(double chips) {
     try {
-        const TopologyPreset slice = standardSlice(defaultMachineName(), static_cast<std::int64_t>(chips));
+        const TopologyPreset slice =
+            standardSlice(defaultMachineName(), static_cast<std::int64_t>(chips));
         for (const bool w : slice.wrap) {
             if (w) {
                 return true;
@@ -541,7 +543,7 @@ BatchFigure batchFigure(const report::ReportData& data) {
     f.hbmCapacityBytes = data.result.memory.capacity;
     f.criticalBatch = data.result.criticalBatch;
     try {
-        const Convergence convergence = loadWorkload(data.scenario.workload).convergence;
+        const Convergence convergence = cachedWorkload(data.scenario.workload).convergence;
         f.measuredRange = {convergence.lowestMeasuredBatch(), convergence.highestMeasuredBatch()};
     } catch (const std::exception&) {
         // the result was computed from it: not reached
@@ -552,8 +554,8 @@ BatchFigure batchFigure(const report::ReportData& data) {
             f.refused.push_back({batch, p.exceedsHbm->total()});
             continue;
         }
-        if (!p.result) {
-            continue;
+        if (!p.result || !p.result->timeToTrainKnown) {
+            continue; // no convergence data and no run length: no time to plot
         }
         if (!f.fastest || p.result->timeToTrainS < f.points[*f.fastest].timeToTrainS) {
             f.fastest = f.points.size();
