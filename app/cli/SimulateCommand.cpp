@@ -9,6 +9,7 @@
 #include "training/WhatIf.hpp"
 
 #include <CLI/CLI.hpp>
+#include <cmath>
 #include <ostream>
 #include <string>
 #include <utility>
@@ -42,7 +43,8 @@ void printText(const Scenario& s, const TrainingResult& r, const std::vector<Wha
     out << ", weight-update sharding " << (s.weightUpdateSharding ? "on" : "off") << "\n";
     if (r.timeToTrainKnown) {
         out << "Time to train  " << formatDuration(r.timeToTrainS) << "  ("
-            << formatCount(r.steps, "step") << ", " << formatNumber(r.epochs, 2) << " epochs, "
+            << formatCount(r.steps, "step") << ", "
+            << (workload.trainExamples > 0 ? formatNumber(r.epochs, 2) + " epochs, " : "")
             << formatCount(r.evaluations, "evaluation") << ", start-up "
             << formatDuration(r.startupS) << ")\n";
     } else {
@@ -89,8 +91,10 @@ void printText(const Scenario& s, const TrainingResult& r, const std::vector<Wha
     }
     out << "Host input     needs " << formatNumber(r.input.requiredExamplesPerSPerHost, 0)
         << " examples/s per host, can supply "
-        << formatNumber(r.input.capacityExamplesPerSPerHost, 0) << " ("
-        << formatCount(r.input.hosts, "host") << (r.input.inputBound ? ", INPUT-BOUND" : "")
+        << (std::isfinite(r.input.capacityExamplesPerSPerHost)
+                ? formatNumber(r.input.capacityExamplesPerSPerHost, 0)
+                : std::string("any rate (the model states no host cost)"))
+        << " (" << formatCount(r.input.hosts, "host") << (r.input.inputBound ? ", INPUT-BOUND" : "")
         << ")\n";
     out << "\nWhat if" << (r.timeToTrainKnown ? "" : " (step time: the time to train is unknown)")
         << "\n";

@@ -42,7 +42,8 @@ struct Section {
         if (!m.is_object()) {
             fail("field '" + key + "' must be an object");
         }
-        return {m, where + "." + key};
+        const bool top = where.find(": ") == std::string::npos;
+        return {m, where + (top ? ": " : ".") + key};
     }
     std::string text(const std::string& key) const {
         const json& m = member(key);

@@ -1,5 +1,6 @@
 // Hugging Face configs read as workloads: the parameter counts the model publishers state, and
 // the forward FLOPs of a decoder against the closed form of Kaplan et al. 2020.
+#include "common/InputError.hpp"
 #include "workload/LayerGraph.hpp"
 #include "workload/Workload.hpp"
 

@@ -3,6 +3,7 @@
 #include "workload/WorkloadFile.hpp"
 
 #include "ScratchDir.hpp"
+#include "common/InputError.hpp"
 #include "training/StepModel.hpp"
 #include "training/TrainingJson.hpp"
 #include "workload/LayerGraph.hpp"
@@ -124,7 +125,8 @@ TEST(WorkloadDocument, ErrorsNameTheSection) {
     EXPECT_EQ(messageOf(d), "mymodel.json: eval.schedules: needs a 'default' schedule");
     d = handWritten();
     d["convergence"] = {{"examples_min", 5}};
-    EXPECT_EQ(messageOf(d), "mymodel.json: convergence: missing 'examples_min'");
+    EXPECT_EQ(messageOf(d), "mymodel.json: convergence: 'examples_min' must be {\"value\": number, "
+                            "\"source\": text}");
     EXPECT_EQ(messageOf(json::array()), "mymodel.json: a workload document must be a JSON object");
 }
 

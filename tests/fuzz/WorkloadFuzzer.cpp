@@ -1,16 +1,15 @@
 // libFuzzer target for workload files: any text goes to parseWorkloadText (a workload document
-// or a Hugging Face config) and, when it parses, its graph is bound and lowered onto a core.
-// Bad input must end as InputError; any other exception escapes and libFuzzer reports it as a
-// crash, as do sanitizer findings and timeouts.
+// or a Hugging Face config) and, when it parses, its graph is bound to its default shapes and
+// counted. Bad input must end as InputError; any other exception escapes and libFuzzer reports
+// it as a crash, as do sanitizer findings and timeouts.
 #include "common/InputError.hpp"
-#include "compute/CoreModel.hpp"
-#include "compute/LayerCost.hpp"
-#include "machine/Machine.hpp"
 #include "workload/LayerGraph.hpp"
 #include "workload/WorkloadFile.hpp"
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -18,14 +17,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     try {
         const podscope::Workload w = podscope::parseWorkloadText(text, "fuzz.json");
         const podscope::LayerGraph g = podscope::bindLayerGraph(w.graph, {});
-        static const podscope::CoreModel core =
-            podscope::loadCoreModel(podscope::defaultMachineName());
-        const auto split = podscope::layerSplit(podscope::ModelParallelKind::None, 1, 2);
-        double seconds = g.parameters() + g.forwardMacsPerExample();
-        for (const podscope::Layer& layer : g.layers) {
-            seconds += podscope::lowerLayer(layer, 8, split, core, true).forward.seconds;
+        // Sizes are checked at the edge (positive, at most 1e12): the totals stay finite.
+        if (!std::isfinite(g.parameters()) || !std::isfinite(g.forwardMacsPerExample())) {
+            std::abort();
         }
-        (void)seconds;
     } catch (const podscope::InputError&) {
         // The expected answer to bad input.
     }

@@ -15,9 +15,9 @@ struct LayerInfo {
     std::string type;
     double forwardS = 0;
     double backwardS = 0;
-    double recomputeS = 0;  // its forward pass run again in the backward pass (rematerialization)
-    double sparedBytes = 0; // HBM the recompute spares at the step's peak
-    double flops = 0;       // useful FLOPs, forward and backward
+    double recomputeS = 0;   // its forward pass run again in the backward pass (rematerialization)
+    double sparedBytes = 0;  // HBM the recompute spares at the step's peak
+    double flops = 0; // useful FLOPs, forward and backward
     double hbmBytes = 0;
     double kernels = 0;
     std::string bound; // the core unit that took most of its time
