@@ -9,6 +9,7 @@
 #include "training/WhatIf.hpp"
 
 #include <CLI/CLI.hpp>
+#include <cmath>
 #include <ostream>
 #include <string>
 #include <utility>
@@ -31,6 +32,7 @@ namespace {
 void printText(const Scenario& s, const TrainingResult& r, const std::vector<WhatIf>& ifs,
                std::ostream& out) {
     const auto& b = r.breakdown;
+    const Workload& workload = cachedWorkload(s.workload);
     out << "Workload    " << s.workload << " (" << s.framework << "), global batch "
         << s.globalBatch << ", " << formatCount(r.chips, "chip") << ", "
         << formatCount(r.plan.replicas, "replica") << " of "
@@ -39,10 +41,15 @@ void printText(const Scenario& s, const TrainingResult& r, const std::vector<Wha
         out << " (" << toString(r.plan.kind) << ")";
     }
     out << ", weight-update sharding " << (s.weightUpdateSharding ? "on" : "off") << "\n";
-    out << "Time to train  " << formatDuration(r.timeToTrainS) << "  ("
-        << formatCount(r.steps, "step") << ", " << formatNumber(r.epochs, 2) << " epochs, "
-        << formatCount(r.evaluations, "evaluation") << ", start-up " << formatDuration(r.startupS)
-        << ")\n";
+    if (r.timeToTrainKnown) {
+        out << "Time to train  " << formatDuration(r.timeToTrainS) << "  ("
+            << formatCount(r.steps, "step") << ", "
+            << (workload.trainExamples > 0 ? formatNumber(r.epochs, 2) + " epochs, " : "")
+            << formatCount(r.evaluations, "evaluation") << ", start-up "
+            << formatDuration(r.startupS) << ")\n";
+    } else {
+        out << "Time to train  unknown: " << r.timeToTrainMissing << "\n";
+    }
     if (r.extrapolated) {
         out << "               EXTRAPOLATED: global batch " << s.globalBatch
             << " lies outside the measured convergence points (critical batch about "
@@ -67,7 +74,19 @@ void printText(const Scenario& s, const TrainingResult& r, const std::vector<Wha
     }
     out << "\nBottleneck     " << r.bottleneck << "\n";
     out << "Compute efficiency " << formatPercent(r.computeEfficiency) << " of peak at "
-        << formatNumber(r.plan.examplesPerCore, 2) << " examples per core\n";
+        << formatNumber(r.plan.examplesPerCore, 2) << " examples per core; MFU "
+        << formatPercent(r.modelFlopsUtilization) << "\n";
+    out << "Model          " << formatNumber(r.parameters / 1e6, 1) << " M parameters, "
+        << formatNumber(r.forwardFlopsPerExample / 1e9, 1) << " GFLOP forward per "
+        << workload.exampleUnit << "\n";
+    if (!workload.unmapped.empty()) {
+        out << "Unmapped ops  ";
+        for (const UnmappedOperator& op : workload.unmapped) {
+            out << " " << op.opType << " x" << op.count << " (" << formatPercent(op.flopsShare)
+                << " of FLOPs)";
+        }
+        out << "\n";
+    }
     const MemoryUse& m = r.memory;
     out << "HBM per core   " << formatBytes(m.total()) << " of " << formatBytes(m.capacity)
         << "  (weights " << formatBytes(m.weights) << ", gradients " << formatBytes(m.gradients)
@@ -80,11 +99,21 @@ void printText(const Scenario& s, const TrainingResult& r, const std::vector<Wha
     }
     out << "Host input     needs " << formatNumber(r.input.requiredExamplesPerSPerHost, 0)
         << " examples/s per host, can supply "
-        << formatNumber(r.input.capacityExamplesPerSPerHost, 0) << " ("
-        << formatCount(r.input.hosts, "host") << (r.input.inputBound ? ", INPUT-BOUND" : "")
+        << (std::isfinite(r.input.capacityExamplesPerSPerHost)
+                ? formatNumber(r.input.capacityExamplesPerSPerHost, 0)
+                : std::string("any rate (the model states no host cost)"))
+        << " (" << formatCount(r.input.hosts, "host") << (r.input.inputBound ? ", INPUT-BOUND" : "")
         << ")\n";
-    out << "\nWhat if\n";
+    out << "\nWhat if" << (r.timeToTrainKnown ? "" : " (step time: the time to train is unknown)")
+        << "\n";
     for (const auto& w : ifs) {
+        if (!r.timeToTrainKnown) {
+            const double delta = w.result.stepTimeS - r.stepTimeS;
+            out << "  " << w.key << std::string(w.key.size() < 22 ? 22 - w.key.size() : 1, ' ')
+                << formatDuration(w.result.stepTimeS) << " (" << (delta >= 0 ? "+" : "")
+                << formatNumber(100.0 * delta / r.stepTimeS, 1) << " %)\n";
+            continue;
+        }
         const double delta = w.result.timeToTrainS - r.timeToTrainS;
         out << "  " << w.key << std::string(w.key.size() < 22 ? 22 - w.key.size() : 1, ' ')
             << formatDuration(w.result.timeToTrainS) << " (" << (delta >= 0 ? "+" : "")

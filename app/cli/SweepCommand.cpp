@@ -60,10 +60,11 @@ void runSweepCommand(const SweepOptions& o, std::ostream& out) {
     for (const auto& row : rows) {
         out << row.chips << sep << row.globalBatch;
         if (row.error.empty()) {
-            for (const double v : {row.timeToTrainS, row.stepTimeS, row.throughputExamplesPerS,
-                                   static_cast<double>(row.steps), row.epochs}) {
-                out << sep << csvNumber(v);
-            }
+            // A run of unknown length leaves its time to train, steps and epochs empty.
+            const auto known = [&](double v) { return row.timeToTrainKnown ? csvNumber(v) : ""; };
+            out << sep << known(row.timeToTrainS) << sep << csvNumber(row.stepTimeS) << sep
+                << csvNumber(row.throughputExamplesPerS) << sep
+                << known(static_cast<double>(row.steps)) << sep << known(row.epochs);
             for (const double seconds : row.breakdownS) {
                 out << sep << csvNumber(seconds);
             }

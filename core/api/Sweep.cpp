@@ -18,6 +18,7 @@ SweepRow rowOf(std::int64_t chips, std::int64_t batch, const TrainingResult& r) 
     row.chips = chips;
     row.globalBatch = batch;
     row.timeToTrainS = r.timeToTrainS;
+    row.timeToTrainKnown = r.timeToTrainKnown;
     row.stepTimeS = r.stepTimeS;
     row.throughputExamplesPerS = r.throughputExamplesPerS;
     row.steps = r.steps;

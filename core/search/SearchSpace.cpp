@@ -88,7 +88,7 @@ const std::array<std::string, kDimensionCount>& dimensionKeys() {
 
 SearchSpace::SearchSpace(const SpaceRequest& request)
     : base_(request.base) {
-    const Workload workload = loadWorkload(base_.workload); // InputError naming the model
+    const Workload& workload = cachedWorkload(base_.workload); // InputError naming the model
     if (request.chips.empty()) {
         throw InputError("chips", "give at least one chip count");
     }
@@ -108,11 +108,23 @@ SearchSpace::SearchSpace(const SpaceRequest& request)
 
     // Global batches: powers of two in the trusted range (or around it), and the base's batch.
     const Convergence& convergence = workload.convergence;
+    const bool lengthGiven = base_.trainSteps || base_.trainExamples;
+    if (!workload.hasConvergence() && !lengthGiven) {
+        throw InputError("workload", workload.name +
+                                         " has no convergence data, so no candidate has a time to "
+                                         "train: give --train-steps N or --train-examples N");
+    }
+    // Without a convergence model every batch is as trusted as the run length the user gave.
     const auto trusted = [&](double batch) {
-        return !convergence.estimate(batch, base_.framework).extrapolated;
+        return !workload.hasConvergence() ||
+               !convergence.estimate(batch, base_.framework).extrapolated;
     };
-    const double lowest = request.allowExtrapolation ? convergence.lowestMeasuredBatch() / 8 : 0;
-    const double highest = request.allowExtrapolation ? convergence.highestMeasuredBatch() * 8 : 0;
+    const double lowest = !workload.hasConvergence()   ? 1
+                          : request.allowExtrapolation ? convergence.lowestMeasuredBatch() / 8
+                                                       : 0;
+    const double highest = !workload.hasConvergence() ? static_cast<double>(limits::kMaxGlobalBatch)
+                           : request.allowExtrapolation ? convergence.highestMeasuredBatch() * 8
+                                                        : 0;
     std::set<std::int64_t> batches;
     for (std::int64_t batch = 1; batch <= limits::kMaxGlobalBatch; batch *= 2) {
         const auto b = static_cast<double>(batch);

@@ -71,24 +71,28 @@ std::vector<Setting> buildTable() {
     std::vector<Setting> table = {
         // --- Model
         {.key = "workload",
-         .type = T::Choice,
+         .type = T::Text,
          .required = true,
-         .description = "The model to train (resources/workloads)",
+         .description = "The model to train: a bundled workload (resources/workloads) or a file: "
+                        "a workload document (.json), a Hugging Face config.json or an ONNX model "
+                        "(.onnx); docs/workloads.md",
          .flag = "workload",
          .example = "ssd",
          .panel = {.group = "model",
                    .label = "Model",
                    .control = C::Choice,
                    .details = "Its FLOPs, parameters, convergence and input cost come from "
-                              "resources/workloads"},
+                              "resources/workloads or the file (File > Open model...)"},
          .choices = [] { return choicesOf(workloadNames()); },
          .read = [](const Scenario& s) { return json(s.workload); },
          .write =
              [](Scenario& s, const json& v) {
-                 if (v.get<std::string>() != s.workload) {
+                 const std::string name = v.get<std::string>();
+                 cachedWorkload(name); // InputError: an unknown name, a bad file
+                 if (name != s.workload) {
                      s.sequenceLength.reset(); // another model: its own length (or none)
                  }
-                 s.workload = v.get<std::string>();
+                 s.workload = name;
              }},
         {.key = "framework",
          .type = T::Choice,
@@ -157,6 +161,45 @@ std::vector<Setting> buildTable() {
                    .details = "Models without a sequence (images) leave it off"},
          .read = [](const Scenario& s) { return orNull(s.sequenceLength); },
          .write = [](Scenario& s, const json& v) { setOptional(s.sequenceLength, v); }},
+
+        {.key = "train_steps",
+         .type = T::Integer,
+         .unit = "steps",
+         .lowest = 1,
+         .highest = 1e12,
+         .unset = "as the model's convergence data",
+         .excludes = "train_examples",
+         .description = "Train for this many steps (a time to train for a model without "
+                        "convergence data)",
+         .flag = "train-steps",
+         .example = "10000",
+         .read = [](const Scenario& s) { return orNull(s.trainSteps); },
+         .write =
+             [](Scenario& s, const json& v) {
+                 setOptional(s.trainSteps, v);
+                 if (s.trainSteps) {
+                     s.trainExamples.reset(); // one length of the run
+                 }
+             }},
+        {.key = "train_examples",
+         .type = T::Number,
+         .unit = "examples",
+         .lowest = 1,
+         .highest = 1e18,
+         .unset = "as the model's convergence data",
+         .excludes = "train_steps",
+         .description = "Train on this many examples, rounded up to whole steps (a time to train "
+                        "for a model without convergence data)",
+         .flag = "train-examples",
+         .example = "1e9",
+         .read = [](const Scenario& s) { return orNull(s.trainExamples); },
+         .write =
+             [](Scenario& s, const json& v) {
+                 setOptional(s.trainExamples, v);
+                 if (s.trainExamples) {
+                     s.trainSteps.reset();
+                 }
+             }},
 
         // --- Topology
         {.key = "hardware",
@@ -316,7 +359,7 @@ std::vector<Setting> buildTable() {
                  if (s.modelParallel == 1) {
                      s.modelParallelKind = ModelParallelKind::None;
                  } else if (s.modelParallelKind == ModelParallelKind::None) {
-                     s.modelParallelKind = loadWorkload(s.workload).defaultSplit();
+                     s.modelParallelKind = cachedWorkload(s.workload).defaultSplit();
                  }
              }},
         {.key = "model_parallel.kind",

@@ -40,10 +40,10 @@ struct Scenario {
     std::string workload;
     std::string framework;
     std::string hardware = defaultMachineName();
-    std::string topology;                    // preset name or DIMS
-    std::optional<std::string> wrap;         // for DIMS
-    std::optional<double> linkBandwidthGBps; // what-if; default: the hardware's
-    std::optional<double> linkLatencyUs;     // per hop; default: the hardware's
+    std::string topology;                        // preset name or DIMS
+    std::optional<std::string> wrap;             // for DIMS
+    std::optional<double> linkBandwidthGBps;     // what-if; default: the hardware's
+    std::optional<double> linkLatencyUs;         // per hop; default: the hardware's
     std::optional<double> crossPodBandwidthGBps; // links between pods; default: as the others
     std::int64_t globalBatch = 0;
     int modelParallel = 1;
@@ -57,6 +57,10 @@ struct Scenario {
     std::optional<int> sequenceLength;     // tokens per example; default: the workload's
     std::optional<int> batchNormGroup;     // cores that share batch statistics; default: 1
     RematPolicy remat = RematPolicy::Auto;
+    // The length of the run, replacing the workload's convergence model (the only way to a
+    // time to train for a model without one): steps, or training examples.
+    std::optional<std::int64_t> trainSteps;
+    std::optional<double> trainExamples;
 };
 
 std::string toString(EvalMode mode);

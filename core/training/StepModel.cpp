@@ -181,14 +181,31 @@ TrainingResult evaluateStepPlan(const StepPlan& p, const Scenario& s, double eva
     b.inputStall = r.input.stallS;
     r.trainStepS = deviceStepS + b.inputStall;
 
-    // Convergence, evaluations, start-up.
-    const ConvergenceEstimate converge =
-        w.convergence.estimate(static_cast<double>(s.globalBatch), fw.name);
-    r.extrapolated = converge.extrapolated;
-    r.criticalBatch = w.convergence.batchNoise;
-    r.steps = static_cast<std::int64_t>(
-        std::ceil(converge.examples / static_cast<double>(s.globalBatch) - 1e-9));
-    r.epochs = static_cast<double>(r.steps) * static_cast<double>(s.globalBatch) / w.trainExamples;
+    // The length of the run: named by the scenario, else the workload's convergence model.
+    const double batch = static_cast<double>(s.globalBatch);
+    if (s.trainSteps) {
+        if (*s.trainSteps < 1) {
+            throw InputError("train_steps", "must be at least 1");
+        }
+        r.steps = *s.trainSteps;
+    } else if (s.trainExamples) {
+        if (!(*s.trainExamples >= 1) || !std::isfinite(*s.trainExamples)) {
+            throw InputError("train_examples", "must be at least 1");
+        }
+        r.steps = static_cast<std::int64_t>(std::ceil(*s.trainExamples / batch - 1e-9));
+    } else if (w.hasConvergence()) {
+        const ConvergenceEstimate converge = w.convergence.estimate(batch, fw.name);
+        r.extrapolated = converge.extrapolated;
+        r.steps = static_cast<std::int64_t>(std::ceil(converge.examples / batch - 1e-9));
+    } else {
+        r.timeToTrainKnown = false;
+        r.timeToTrainMissing = w.name +
+                               " has no convergence data (examples to its quality target), so "
+                               "the time to train is unknown: give train_steps (--train-steps N) "
+                               "or train_examples (--train-examples N)";
+    }
+    r.criticalBatch = w.hasConvergence() ? w.convergence.batchNoise : 0;
+    r.epochs = w.trainExamples > 0 ? static_cast<double>(r.steps) * batch / w.trainExamples : 0;
     EvalSchedule schedule = w.evalSchedule(fw.name);
     if (s.evalEveryEpochs) {
         // Bounded below so that the evaluations of a run stay countable (and few).
@@ -202,7 +219,11 @@ TrainingResult evaluateStepPlan(const StepPlan& p, const Scenario& s, double eva
     if (s.evalMode) {
         schedule.async = *s.evalMode == EvalMode::Async;
     }
-    const double batch = static_cast<double>(s.globalBatch);
+    if (schedule.unit == EvalSchedule::Unit::Epochs && schedule.every > 0 &&
+        !(w.trainExamples > 0)) {
+        throw InputError("eval_every_epochs",
+                         w.name + " states no train_examples, so an epoch has no size");
+    }
     const double unitExamples = schedule.unit == EvalSchedule::Unit::Epochs  ? w.trainExamples
                                 : schedule.unit == EvalSchedule::Unit::Steps ? batch
                                                                              : 1.0;
@@ -217,14 +238,24 @@ TrainingResult evaluateStepPlan(const StepPlan& p, const Scenario& s, double eva
     }
     const int loops = std::max(r.evaluations, 1);
     const double firstExtraS = r.evaluations > 0 ? schedule.firstExtraS : 0.0;
-    b.evalAmortized = (r.evaluations * r.evaluationS + firstExtraS + loops * fw.perLoopRoundTripS) /
-                      static_cast<double>(r.steps);
+    // A run of unknown length has nothing to amortise over: its step leaves evaluation out.
+    b.evalAmortized =
+        r.steps > 0 ? (r.evaluations * r.evaluationS + firstExtraS + loops * fw.perLoopRoundTripS) /
+                          static_cast<double>(r.steps)
+                    : 0.0;
 
     r.stepTimeS = b.total();
     r.startupS = w.startupS(fw.name);
     r.finalEvalWaitS = schedule.async && r.evaluations > 0 ? schedule.asyncTailS : 0.0;
     r.timeToTrainS = static_cast<double>(r.steps) * r.stepTimeS + r.startupS + r.finalEvalWaitS;
     r.throughputExamplesPerS = static_cast<double>(s.globalBatch) / r.trainStepS;
+    r.modelFlopsUtilization = r.trainStepS > 0 ? flops / (r.trainStepS * p.core.peakFlops()) : 0;
+    r.parameters = p.graph->parameters();
+    r.forwardFlopsPerExample = 2 * p.graph->forwardMacsPerExample();
+    if (!r.timeToTrainKnown) {
+        r.timeToTrainS = 0;
+        r.finalEvalWaitS = 0;
+    }
     r.bottleneck = bottleneckOf(b);
     return r;
 }

@@ -49,6 +49,11 @@ inline constexpr BreakdownPart kBreakdownParts[] = {
     {"recompute (remat)", "recompute", &StepBreakdown::recompute}};
 
 struct TrainingResult {
+    // Known when the workload has convergence data or the scenario names the run's length
+    // (train_steps, train_examples); otherwise timeToTrainS, steps, epochs and evaluations are
+    // 0 and timeToTrainMissing says why.
+    bool timeToTrainKnown = true;
+    std::string timeToTrainMissing;
     double timeToTrainS = 0;
     double stepTimeS = 0;  // steady step, evaluations amortised in
     double trainStepS = 0; // step time without evaluations
@@ -67,6 +72,11 @@ struct TrainingResult {
     double finalEvalWaitS = 0;    // asynchronous evaluation: wait for the last result
     double gradientSyncS = 0;     // the whole gradient summation, before overlap
     double computeEfficiency = 0; // useful MXU FLOP/s of the compute part over the core's peak
+    // Model FLOPs utilisation: the forward and backward FLOPs of the layers (recomputation
+    // left out) per training step (evaluations left out) over the core's peak.
+    double modelFlopsUtilization = 0;
+    double parameters = 0;             // of the model as bound (sequence length), all experts
+    double forwardFlopsPerExample = 0; // 2 x multiply-accumulates, at the bound shapes
     StepBreakdown breakdown;
     std::string bottleneck;
     HostInputResult input;

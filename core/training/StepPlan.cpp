@@ -344,7 +344,7 @@ std::int64_t stepPlansBuilt() {
 
 StepPlan buildStepPlanUnchecked(const Scenario& scenario, const CoreCalibration* calibration) {
     plansBuilt.fetch_add(1, std::memory_order_relaxed);
-    const Workload& w = cachedResource<Workload>(scenario.workload, loadWorkload);
+    const Workload& w = cachedWorkload(scenario.workload);
     Scenario s = scenario;
     if (calibration && !s.linkLatencyUs) {
         s.linkLatencyUs = calibration->linkLatencyS / units::kMicrosecond;

@@ -5,12 +5,19 @@ namespace podscope {
 nlohmann::json toJson(const TrainingResult& r) {
     const auto& b = r.breakdown;
     nlohmann::json j;
-    j["time_to_train_s"] = r.timeToTrainS;
+    // A run of unknown length (no convergence data, no train_steps): null, and why.
+    const auto known = [&](auto value) {
+        return r.timeToTrainKnown ? nlohmann::json(value) : nlohmann::json();
+    };
+    j["time_to_train_s"] = known(r.timeToTrainS);
+    if (!r.timeToTrainKnown) {
+        j["time_to_train_missing"] = r.timeToTrainMissing;
+    }
     j["step_time_s"] = r.stepTimeS;
     j["train_step_time_s"] = r.trainStepS;
     j["throughput_examples_per_s"] = r.throughputExamplesPerS;
-    j["steps"] = r.steps;
-    j["epochs"] = r.epochs;
+    j["steps"] = known(r.steps);
+    j["epochs"] = known(r.epochs);
     j["extrapolated"] = r.extrapolated;
     j["critical_batch"] = r.criticalBatch;
     j["evaluations"] = r.evaluations;
@@ -32,6 +39,9 @@ nlohmann::json toJson(const TrainingResult& r) {
     j["bottleneck"] = r.bottleneck;
     j["gradient_sync_s"] = r.gradientSyncS;
     j["compute_efficiency"] = r.computeEfficiency;
+    j["model_flops_utilization"] = r.modelFlopsUtilization;
+    j["parameters"] = r.parameters;
+    j["forward_flops_per_example"] = r.forwardFlopsPerExample;
     j["parallelism"] = {{"replicas", r.plan.replicas},
                         {"model_parallel", r.plan.modelParallel},
                         {"kind", toString(r.plan.kind)},

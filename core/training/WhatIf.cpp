@@ -17,7 +17,7 @@ std::vector<WhatIf> whatIfs(const Scenario& scenario) {
 
     // The cache saves the decode stage only: offered where there is decoding to save.
     const double decodeS = scenario.inputCost.decodeS.value_or(
-        cachedResource<Workload>(scenario.workload, loadWorkload).input.decodeS);
+        cachedWorkload(scenario.workload).input.decodeS);
     if (decodeS > 0) {
         Scenario cache = scenario;
         cache.input.decodedCache = !scenario.input.decodedCache;

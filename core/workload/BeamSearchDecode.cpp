@@ -1,19 +1,23 @@
 #include "workload/BeamSearchDecode.hpp"
 
+#include "common/InputError.hpp"
 #include "workload/SourcedJson.hpp"
-
-#include <stdexcept>
 
 namespace podscope {
 
 BeamSearchDecode parseBeamSearchDecode(const nlohmann::json& json, const std::string& file) {
+    for (const char* graph : {"encoder", "step"}) {
+        if (!json.is_object() || !json.contains(graph)) {
+            throw InputError("workload", file + ": needs an object '" + graph + "'");
+        }
+    }
     BeamSearchDecode d;
-    d.encoder = parseLayerGraphSpec(json.at("encoder"), file + ": eval.decode.encoder");
-    d.step = parseLayerGraphSpec(json.at("step"), file + ": eval.decode.step");
+    d.encoder = parseLayerGraphSpec(json.at("encoder"), file + ".encoder");
+    d.step = parseLayerGraphSpec(json.at("step"), file + ".step");
     for (const char* name : {"beam", "cache", "src"}) {
         if (!d.step.variables.count(name) || !d.encoder.variables.count(name)) {
-            throw std::runtime_error(file + ": eval.decode graphs need the variable '" + name +
-                                     "'");
+            throw InputError("workload",
+                             file + ": the graphs need the variable '" + name + "'");
         }
     }
     d.beamWidth = d.step.variables.at("beam").value;

@@ -11,18 +11,44 @@ namespace {
 
 using nlohmann::json;
 
-// A layer of a bundled file is data we ship: a defect is a bug, reported with the file and layer.
+// Sizes past this are typos or garbage, not models (the largest bundled size is near 1e7).
+constexpr double kAbsurdSize = 1e12;
+// Layers in one graph: a 300-layer model is large; a million would take seconds to plan.
+constexpr std::size_t kMaxLayers = 100000;
+
+// Fields that may be zero (an LSTM fed by its own state alone, an elementwise layer that only
+// reads); every other size must be positive.
+bool mayBeZero(LayerType type, const std::string& key) {
+    return key == "ops" || key == "eup" || key == "passes" ||
+           (type == LayerType::Recurrent && key == "in");
+}
+
+// A layer of a workload document: a defect names the file, the layer (name and index) and the
+// field, as an InputError (a user's file is input; a bundled file's defect fails its tests).
 struct LayerReader {
     const json& object;
     const std::map<std::string, double>& variables;
-    const std::string& where;
+    const std::string& file;
+    const std::string& where; // "layer 'block3.fc' (index 12)"
+    LayerType type = LayerType::Elementwise;
 
     [[noreturn]] void fail(const std::string& key, const std::string& problem) const {
-        throw std::runtime_error(where + ": '" + key + "' " + problem);
+        throw InputError(file, where + ": field '" + key + "' " + problem);
     }
 
-    // A number, or factors (numbers and variable names) joined by '*'.
+    // A number, or factors (numbers and variable names) joined by '*'; a size, so positive
+    // (or zero where mayBeZero) and below kAbsurdSize.
     double number(const std::string& key) const {
+        const double value = expression(key);
+        if (!std::isfinite(value) || value < 0 || (value == 0 && !mayBeZero(type, key))) {
+            fail(key, mayBeZero(type, key) ? "must not be negative" : "must be a positive number");
+        }
+        if (value > kAbsurdSize) {
+            fail(key, "is absurdly large (above 1e12)");
+        }
+        return value;
+    }
+    double expression(const std::string& key) const {
         if (!object.contains(key)) {
             fail(key, "is missing");
         }
@@ -64,9 +90,30 @@ struct LayerReader {
         return object.contains(key) ? number(key) : fallback;
     }
     std::string text(const std::string& key, const std::string& fallback) const {
-        return object.contains(key) ? object.at(key).get<std::string>() : fallback;
+        if (!object.contains(key)) {
+            return fallback;
+        }
+        if (!object.at(key).is_string()) {
+            fail(key, "must be a string");
+        }
+        return object.at(key).get<std::string>();
     }
-    bool flag(const std::string& key) const { return object.value(key, false); }
+    bool flag(const std::string& key, bool fallback = false) const {
+        if (!object.contains(key)) {
+            return fallback;
+        }
+        if (!object.at(key).is_boolean()) {
+            fail(key, "must be true or false");
+        }
+        return object.at(key).get<bool>();
+    }
+    int whole(const std::string& key, double fallback) const {
+        const double v = object.contains(key) ? number(key) : fallback;
+        if (std::floor(v) != v || v > 1e6) {
+            fail(key, "must be a whole number up to 1e6");
+        }
+        return static_cast<int>(v);
+    }
 };
 
 template <typename Enum>
@@ -78,10 +125,14 @@ Enum parseChoice(const LayerReader& r, const std::string& key, const std::string
             return e;
         }
     }
-    r.fail(key, "has an unknown value '" + value + "'");
+    std::string known;
+    for (const auto& [name, e] : choices) {
+        known += (known.empty() ? "" : ", ") + std::string(name);
+    }
+    r.fail(key, "has an unknown value '" + value + "' (" + known + ")");
 }
 
-Layer readLayer(const LayerReader& r) {
+Layer readLayer(LayerReader& r) {
     Layer l;
     l.name = r.text("name", "");
     l.group = r.text("group", "");
@@ -95,6 +146,7 @@ Layer readLayer(const LayerReader& r) {
                                      {"pool", LayerType::Pool},
                                      {"elementwise", LayerType::Elementwise},
                                      {"loss", LayerType::Loss}});
+    r.type = l.type;
     l.activation = parseChoice<Activation>(r, "act", "none",
                                            {{"none", Activation::None},
                                             {"relu", Activation::Relu},
@@ -119,8 +171,8 @@ Layer readLayer(const LayerReader& r) {
         l.w = r.number("w");
         l.cin = r.number("cin");
         l.cout = r.number("cout");
-        l.k = static_cast<int>(r.number("k"));
-        l.stride = static_cast<int>(r.numberOr("stride", 1));
+        l.k = r.whole("k", 1);
+        l.stride = r.whole("stride", 1);
         l.count = r.numberOr("count", 1);
         l.fold = r.flag("fold");
         l.batchNorm = parseChoice<BatchNormKind>(r, "bn", "none",
@@ -153,20 +205,21 @@ Layer readLayer(const LayerReader& r) {
     case LayerType::Norm:
         l.rows = r.number("rows");
         l.dim = r.number("dim");
+        l.rms = parseChoice<bool>(r, "variant", "layer", {{"layer", false}, {"rms", true}});
         break;
     case LayerType::Pool:
         l.h = r.number("h");
         l.w = r.number("w");
         l.cout = r.number("c");
         l.cin = l.cout;
-        l.k = static_cast<int>(r.number("k"));
+        l.k = r.whole("k", 1);
         break;
     case LayerType::Elementwise:
         l.elements = r.number("elements");
         l.ops = r.number("ops");
         l.eup = r.numberOr("eup", 0);
         l.passes = r.number("passes");
-        l.backward = r.object.value("backward", true);
+        l.backward = r.flag("backward", true);
         break;
     case LayerType::Loss:
         l.rows = r.number("rows");
@@ -197,7 +250,7 @@ double Layer::parameters() const {
     case LayerType::Embedding:
         return tiedTo >= 0 ? 0 : vocab * dim;
     case LayerType::Norm:
-        return 2 * dim;
+        return (rms ? 1 : 2) * dim; // RMSNorm scales only; LayerNorm scales and shifts
     default:
         return 0;
     }
@@ -235,27 +288,79 @@ double LayerGraph::forwardMacsPerExample() const {
 }
 
 LayerGraphSpec parseLayerGraphSpec(const json& graph, const std::string& file) {
+    auto fail = [&](const std::string& problem) -> void {
+        throw InputError(file, "graph: " + problem);
+    };
     LayerGraphSpec spec;
-    spec.source = graph.at("source").get<std::string>();
-    spec.sequenceVariable = graph.value("sequence_variable", "");
-    for (const auto& [name, v] : graph.at("variables").items()) {
-        ShapeVariable var;
-        var.value = v.at("value").get<double>();
-        var.min = v.value("min", var.value);
-        var.max = v.value("max", var.value);
-        var.source = v.at("source").get<std::string>();
-        spec.variables[name] = var;
+    spec.file = file;
+    if (!graph.is_object()) {
+        fail("must be an object");
+    }
+    if (graph.contains("source")) {
+        if (!graph.at("source").is_string()) {
+            fail("field 'source' must be a string");
+        }
+        spec.source = graph.at("source").get<std::string>();
+    }
+    if (graph.contains("sequence_variable")) {
+        if (!graph.at("sequence_variable").is_string()) {
+            fail("field 'sequence_variable' must be a string");
+        }
+        spec.sequenceVariable = graph.at("sequence_variable").get<std::string>();
+    }
+    if (graph.contains("variables")) {
+        if (!graph.at("variables").is_object()) {
+            fail("field 'variables' must be an object");
+        }
+        for (const auto& [name, v] : graph.at("variables").items()) {
+            const std::string where = "variable '" + name + "': ";
+            if (!v.is_object() || !v.contains("value") || !v.at("value").is_number()) {
+                fail(where + "must be {\"value\": number, \"source\": text, \"min\", \"max\"}");
+            }
+            ShapeVariable var;
+            var.value = v.at("value").get<double>();
+            for (const auto& [key, field] :
+                 {std::pair{"min", &ShapeVariable::min}, std::pair{"max", &ShapeVariable::max}}) {
+                if (!v.contains(key)) {
+                    var.*field = var.value;
+                } else if (!v.at(key).is_number()) {
+                    fail(where + "field '" + key + "' must be a number");
+                } else {
+                    var.*field = v.at(key).get<double>();
+                }
+            }
+            if (!(var.value > 0) || !(var.value <= kAbsurdSize) || !(var.min <= var.value) ||
+                !(var.value <= var.max)) {
+                fail(where + "needs 0 < min <= value <= max <= 1e12");
+            }
+            if (!v.contains("source") || !v.at("source").is_string()) {
+                fail(where + "field 'source' (text: where the value comes from) is missing");
+            }
+            var.source = v.at("source").get<std::string>();
+            spec.variables[name] = var;
+        }
     }
     if (!spec.sequenceVariable.empty() && !spec.variables.count(spec.sequenceVariable)) {
-        throw std::runtime_error(file + ": graph.sequence_variable names no variable");
+        fail("sequence_variable '" + spec.sequenceVariable + "' names no variable");
+    }
+    if (!graph.contains("layers") || !graph.at("layers").is_array()) {
+        fail("field 'layers' must be an array of layers");
     }
     spec.layers = graph.at("layers");
+    if (spec.layers.empty()) {
+        fail("has no layers");
+    }
+    if (spec.layers.size() > kMaxLayers) {
+        fail("has " + std::to_string(spec.layers.size()) + " layers, more than " +
+             std::to_string(kMaxLayers));
+    }
     // Bind once with the defaults so that a defect shows when the file is loaded.
     bindLayerGraph(spec, {});
     return spec;
 }
 
-LayerGraph bindLayerGraph(const LayerGraphSpec& spec, const std::map<std::string, double>& overrides,
+LayerGraph bindLayerGraph(const LayerGraphSpec& spec,
+                          const std::map<std::string, double>& overrides,
                           const std::string& field) {
     LayerGraph graph;
     graph.source = spec.source;
@@ -275,12 +380,23 @@ LayerGraph bindLayerGraph(const LayerGraphSpec& spec, const std::map<std::string
         graph.variables[name] = value;
     }
     std::map<std::string, int> indexOf;
-    for (const json& object : spec.layers) {
-        const std::string where = "layer '" + object.value("name", std::string("?")) + "'";
-        const LayerReader reader{object, graph.variables, where};
+    for (std::size_t i = 0; i < spec.layers.size(); ++i) {
+        const json& object = spec.layers[i];
+        const std::string index = "(index " + std::to_string(i) + ")";
+        if (!object.is_object()) {
+            throw InputError(spec.file, "layer " + index + " must be an object");
+        }
+        const json* name = object.contains("name") ? &object.at("name") : nullptr;
+        const std::string where =
+            "layer " + (name && name->is_string() ? "'" + name->get<std::string>() + "' " : "") +
+            index;
+        LayerReader reader{object, graph.variables, spec.file, where};
+        if (!object.contains("type")) {
+            reader.fail("type", "is missing");
+        }
         Layer layer = readLayer(reader);
         if (object.contains("tied")) {
-            const auto it = indexOf.find(object.at("tied").get<std::string>());
+            const auto it = indexOf.find(reader.text("tied", ""));
             if (it == indexOf.end()) {
                 reader.fail("tied", "names no earlier layer");
             }

@@ -9,7 +9,17 @@ namespace podscope {
 
 // One layer of a workload as the reference code writes it (docs/training-model.md, "Layer
 // graphs"). Counts are per example; the per-core batch multiplies them when the layer is lowered.
-enum class LayerType { Conv, Dense, Attention, Recurrent, Embedding, Norm, Pool, Elementwise, Loss };
+enum class LayerType {
+    Conv,
+    Dense,
+    Attention,
+    Recurrent,
+    Embedding,
+    Norm,
+    Pool,
+    Elementwise,
+    Loss
+};
 enum class Activation { None, Relu, Gelu, Tanh };
 enum class BatchNormKind { None, Batch, Frozen };
 // What a Megatron-style tensor split does with the layer.
@@ -42,6 +52,7 @@ struct Layer {
     double elements = 0, ops = 0, eup = 0, passes = 0;
     bool backward = true;
     double classes = 0; // loss
+    bool rms = false;   // norm: RMSNorm (a scale, no shift) rather than LayerNorm
     TensorSplit split = TensorSplit::None;
     SpatialRole spatial = SpatialRole::Replicated;
     int tiedTo = -1; // index of the layer whose weights this one shares
@@ -70,18 +81,21 @@ struct LayerGraph {
 
 // The "graph" object of a workload file, before its shape variables are bound.
 struct LayerGraphSpec {
+    std::string file; // the document, as errors name it
     std::string source;
     std::string sequenceVariable; // the variable a scenario's sequence_length sets ("" if none)
     std::map<std::string, ShapeVariable> variables;
     nlohmann::json layers;
 };
 
-// Parses the graph of a workload file; a defect names the file and the layer.
+// Parses the graph of a workload file; a defect is an InputError naming the file, the layer
+// (name and index) and the field.
 LayerGraphSpec parseLayerGraphSpec(const nlohmann::json& graph, const std::string& file);
 
 // Binds the variables (defaults, replaced by `overrides`) and builds the layers. Throws
 // InputError naming `field` when an override is out of the variable's range.
-LayerGraph bindLayerGraph(const LayerGraphSpec& spec, const std::map<std::string, double>& overrides,
+LayerGraph bindLayerGraph(const LayerGraphSpec& spec,
+                          const std::map<std::string, double>& overrides,
                           const std::string& field = "sequence_length");
 
 std::string toString(LayerType type);

@@ -1,25 +1,30 @@
 #include "workload/SourcedJson.hpp"
 
-#include <stdexcept>
+#include "common/InputError.hpp"
+
+#include <cmath>
 
 namespace podscope {
 
 double sourcedValue(const nlohmann::json& parent, const std::string& key, const std::string& file) {
-    if (!parent.contains(key)) {
-        throw std::runtime_error(file + ": missing '" + key + "'");
+    if (!parent.is_object() || !parent.contains(key)) {
+        throw InputError(file, "missing '" + key + "'");
     }
     const auto& entry = parent.at(key);
     if (!entry.is_object() || !entry.contains("value") || !entry.at("value").is_number() ||
         !entry.contains("source") || !entry.at("source").is_string()) {
-        throw std::runtime_error(file + ": '" + key +
-                                 "' must be {\"value\": number, \"source\": text}");
+        throw InputError(file, "'" + key + "' must be {\"value\": number, \"source\": text}");
     }
-    return entry.at("value").get<double>();
+    const double value = entry.at("value").get<double>();
+    if (!std::isfinite(value)) {
+        throw InputError(file, "'" + key + "' must be a finite number");
+    }
+    return value;
 }
 
 double sourcedValueOr(const nlohmann::json& parent, const std::string& key, double fallback,
                       const std::string& file) {
-    return parent.contains(key) ? sourcedValue(parent, key, file) : fallback;
+    return parent.is_object() && parent.contains(key) ? sourcedValue(parent, key, file) : fallback;
 }
 
 } // namespace podscope

@@ -44,13 +44,17 @@ struct PublishedTotals {
     double forwardMacsPerExample = 0;
 };
 
-// A model and its training recipe, loaded from resources/workloads/<name>.json.
+// A model and its training recipe: a workload document (docs/workloads.md), bundled in
+// resources/workloads/<name>.json or read from a user's file. Only the name and the graph are
+// required; a model without convergence data has no time to train unless the scenario names
+// its length (train_steps, train_examples).
 struct Workload {
     std::string name;
+    std::string file; // the user's file it came from; empty for a bundled workload
     std::string description;
-    std::string exampleUnit; // "image", "sequence", ...
-    double trainExamples = 0;
-    std::string optimizer;
+    std::string exampleUnit;  // "image", "sequence", ...
+    double trainExamples = 0; // 0: not stated (epochs are then not reported)
+    std::string optimizer = "Adam";
     ModelParallelKind preferredSplit = ModelParallelKind::None;
     LayerGraphSpec graph;
     PublishedTotals published;
@@ -62,10 +66,11 @@ struct Workload {
     std::map<std::string, EvalSchedule> evalSchedules;
     std::map<std::string, double> inRunStartupS;
     InputCost input;
-    Convergence convergence;
+    Convergence convergence; // examples to the target; see hasConvergence()
     // Operators of an imported model that map to no layer (empty for hand-written graphs).
     std::vector<UnmappedOperator> unmapped;
 
+    bool hasConvergence() const { return convergence.examplesMin > 0; }
     const EvalSchedule& evalSchedule(const std::string& framework) const;
     double startupS(const std::string& framework) const;
 
@@ -77,9 +82,16 @@ struct Workload {
     ModelParallelKind defaultSplit() const;
 };
 
-// Throws InputError for an unknown name.
-Workload loadWorkload(const std::string& name);
-// A workload document (resources/workloads/*.json, docs/workloads.md); `file` names it in errors.
+// The version of the workload document format this build reads (docs/workloads.md).
+inline constexpr int kWorkloadFormatVersion = 1;
+
+// A bundled name ("bert") or a file (WorkloadFile.hpp: a workload document, a Hugging Face
+// config.json or an ONNX model). Throws InputError for an unknown name or a bad file.
+Workload loadWorkload(const std::string& nameOrPath);
+// The same, parsed once per name (and per file version: path, size and modification time).
+const Workload& cachedWorkload(const std::string& nameOrPath);
+// A workload document (resources/workloads/*.json, docs/workloads.md); `file` names it in
+// errors, which are InputErrors naming the section, layer and field.
 Workload parseWorkload(const nlohmann::json& json, const std::string& file);
 std::vector<std::string> workloadNames();
 

@@ -290,7 +290,7 @@ if __name__ == "__main__":
     out = os.path.join(HERE, "..", "workloads")
     for name, w in W.items():
         with open(os.path.join(out, name + ".json"), "w") as f:
-            json.dump(w, f, indent=1)
+            json.dump({"format_version": 1, **w}, f, indent=1)  # docs/workloads.md
             f.write("\n")
         c = w["convergence"]
         print(f"{name}: E_min {c['examples_min']['value']:.4g}, B_noise {c['batch_noise']['value']:.4g}, "

@@ -14,12 +14,12 @@ CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja \
     -DPODSCOPE_FUZZ=ON -DPODSCOPE_BUILD_GUI=OFF -DPODSCOPE_BUILD_TESTS=OFF \
     -DPODSCOPE_BUILD_BENCH=OFF -DPODSCOPE_WERROR=ON >/dev/null
 ninja -C "$build" podscope_fuzz_config podscope_fuzz_cli podscope_fuzz_profile podscope_fuzz_machine \
-    podscope_fuzz_onnx
+    podscope_fuzz_onnx podscope_fuzz_workload
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/podscope-fuzz.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 status=0
-for target in config cli profile machine onnx; do
+for target in ${PODSCOPE_FUZZ_TARGETS:-config cli profile machine onnx workload}; do
     corpus="$work/corpus-$target"
     cp -r "$build/tests/fuzz/corpus/$target" "$corpus"
     mkdir -p "$work/artifacts-$target"

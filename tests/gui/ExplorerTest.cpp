@@ -19,8 +19,6 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QSpinBox>
-#include <QTabWidget>
 #include <QFile>
 #include <QFormLayout>
 #include <QFrame>
@@ -30,12 +28,14 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QRegularExpression>
-#include <QScrollArea>
 #include <QScatterSeries>
+#include <QScrollArea>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStackedBarSeries>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
@@ -68,7 +68,8 @@ private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
     void init() {
-        window_ = std::make_unique<MainWindow>(loadPreset("mlperf07-resnet50-tf-4096").scenario, false);
+        window_ =
+            std::make_unique<MainWindow>(loadPreset("mlperf07-resnet50-tf-4096").scenario, false);
         explorer_ = window_->explorer();
         QSignalSpy shown(explorer_, &Explorer::analysisShown);
         window_->show();
@@ -89,10 +90,12 @@ private slots:
         QCOMPARE(explorer_->document().scenario().globalBatch, 16384);
         QVERIFY(explorer_->throughputChart()->modelSeries()->points() != before);
         // A smaller batch on 4096 chips runs less efficiently per core: lower throughput there.
-        QVERIFY(explorer_->throughputChart()->modelSeries()->points().back().y() < before.back().y());
+        QVERIFY(explorer_->throughputChart()->modelSeries()->points().back().y() <
+                before.back().y());
         // The batch chart marks the current batch and the fastest one.
         QCOMPARE(explorer_->batchChart()->fastestSeries()->count(), 1);
-        QVERIFY(explorer_->batchChart()->timeSeries()->points() == batchBefore); // same slice, same sweep
+        QVERIFY(explorer_->batchChart()->timeSeries()->points() ==
+                batchBefore); // same slice, same sweep
     }
 
     void everyPresetLoads() {
@@ -102,8 +105,10 @@ private slots:
             const TrainingAnalysis* analysis = explorer_->analysis();
             QCOMPARE(analysis->scenario.workload, loadPreset(name).scenario.workload);
             QVERIFY2(!analysis->byChips.empty(), name.c_str());
-            QVERIFY2(!analysis->measured.empty(), name.c_str()); // every preset has a measured point
-            QVERIFY(explorer_->breakdownChart()->series()->count() == static_cast<int>(std::size(kBreakdownParts)));
+            QVERIFY2(!analysis->measured.empty(),
+                     name.c_str()); // every preset has a measured point
+            QVERIFY(explorer_->breakdownChart()->series()->count() ==
+                    static_cast<int>(std::size(kBreakdownParts)));
         }
     }
 
@@ -136,12 +141,41 @@ private slots:
         QCOMPARE(explorer_->document().scenario().workload, std::string("bert"));
     }
 
+    void openModelSetsTheWorkloadToTheFileAsOneUndoStep() {
+        const QString config =
+            QStringLiteral(PODSCOPE_SOURCE_DIR) + "/tests/data/hf/gpt2/config.json";
+        explorer_->loadPreset("mlperf07-bert-jax-4096");
+        QVERIFY(waitForAnalysis());
+        QCOMPARE(explorer_->openModel(config), QString());
+        QCOMPARE(explorer_->document().scenario().workload, config.toStdString());
+        QCOMPARE(explorer_->controls()->workloadBox()->currentText(), QString("config.json"));
+        QVERIFY(waitForAnalysis());
+        // No convergence data: the headline says why there is no time to train.
+        const TrainingAnalysis* analysis = explorer_->analysis();
+        QVERIFY(!analysis->result.timeToTrainKnown);
+        QVERIFY(analysis->result.stepTimeS > 0);
+        explorer_->document().undoStack()->undo();
+        QCOMPARE(explorer_->document().scenario().workload, std::string("bert"));
+        // A bad file is refused by name and changes nothing.
+        QTemporaryDir dir;
+        const QString bad = dir.filePath("mymodel.json");
+        QFile out(bad);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(R"({"name": "m", "graph": {"layers": [{"name": "fc", "type": "dense"}]}})");
+        out.close();
+        const QString problem = explorer_->openModel(bad);
+        QVERIFY2(problem.contains("layer 'fc' (index 0): field 'rows' is missing"),
+                 qPrintable(problem));
+        QCOMPARE(explorer_->document().scenario().workload, std::string("bert"));
+    }
+
     void aBadFileIsRefusedAndNothingChanges() {
         QTemporaryDir dir;
         const QString file = dir.filePath("bad.podscope.json");
         QFile out(file);
         QVERIFY(out.open(QIODevice::WriteOnly));
-        out.write("{\n  \"preset\": \"mlperf07-resnet50-tf-4096\",\n  \"global_batch\": \"lots\"\n}\n");
+        out.write(
+            "{\n  \"preset\": \"mlperf07-resnet50-tf-4096\",\n  \"global_batch\": \"lots\"\n}\n");
         out.close();
         const Scenario before = explorer_->document().scenario();
         const QString problem = explorer_->openFile(file);
@@ -157,9 +191,11 @@ private slots:
         QSignalSpy failed(explorer_, &Explorer::analysisFailed);
         explorer_->document().edit(impossible, "global batch 1000");
         QVERIFY(failed.wait(20000));
-        QVERIFY2(explorer_->controls()->problemShown().contains("batch"), qPrintable(explorer_->controls()->problemShown()));
+        QVERIFY2(explorer_->controls()->problemShown().contains("batch"),
+                 qPrintable(explorer_->controls()->problemShown()));
         QCOMPARE(explorer_->document().scenario().globalBatch, 1000); // kept as typed, not clamped
-        QVERIFY(explorer_->throughputChart()->modelSeries()->points() == before); // charts keep the last valid one
+        QVERIFY(explorer_->throughputChart()->modelSeries()->points() ==
+                before); // charts keep the last valid one
     }
 
     void theAutosaveOutlivesACrashAndRestores() {
@@ -167,8 +203,9 @@ private slots:
         Scenario changed = explorer_->document().scenario();
         changed.globalBatch = 16384;
         explorer_->document().edit(changed, "global batch 16384");
-        QTRY_VERIFY_WITH_TIMEOUT(Explorer::hasUnsavedSession(), 5000); // written shortly after the edit
-        window_.reset(); // the process "dies": no close event, so the autosave stays
+        QTRY_VERIFY_WITH_TIMEOUT(Explorer::hasUnsavedSession(),
+                                 5000); // written shortly after the edit
+        window_.reset();                // the process "dies": no close event, so the autosave stays
         QVERIFY(Explorer::hasUnsavedSession());
 
         init(); // the next session starts on the default configuration...
@@ -201,8 +238,9 @@ private slots:
         QCOMPARE(lines[1], QString("1,024 chips"));
         QCOMPARE(lines[2],
                  readableNumber(chart->throughputAxis().fromAxis(points[at].y())) + " examples/s");
-        QVERIFY2(QRegularExpression("^[0-9]{1,3}(,[0-9]{3})+ examples/s$").match(lines[2]).hasMatch(),
-                 qPrintable(lines[2]));
+        QVERIFY2(
+            QRegularExpression("^[0-9]{1,3}(,[0-9]{3})+ examples/s$").match(lines[2]).hasMatch(),
+            qPrintable(lines[2]));
     }
 
     // Quitting with unsaved changes asks; Cancel keeps the window and the changes, Discard
@@ -238,15 +276,18 @@ private slots:
             }
             return explorer_->analysis()->result.stepTimeS;
         };
-        QVERIFY(stepWith([](Scenario& s) { s.linkLatencyUs = 50; }) > base);          // 127 hops along X
-        QVERIFY(stepWith([](Scenario& s) { s.gradient.dimOrder = "xy"; }) > base);    // folded X first: slower
-        QVERIFY(stepWith([](Scenario& s) { s.crossPodBandwidthGBps = 5; }) > base);  // X crosses 3 pod seams
-        QVERIFY(stepWith([](Scenario& s) { s.evalEveryEpochs = 1; }) > base);        // more evaluations
+        QVERIFY(stepWith([](Scenario& s) { s.linkLatencyUs = 50; }) > base); // 127 hops along X
+        QVERIFY(stepWith([](Scenario& s) { s.gradient.dimOrder = "xy"; }) >
+                base); // folded X first: slower
+        QVERIFY(stepWith([](Scenario& s) { s.crossPodBandwidthGBps = 5; }) >
+                base); // X crosses 3 pod seams
+        QVERIFY(stepWith([](Scenario& s) { s.evalEveryEpochs = 1; }) > base); // more evaluations
         QVERIFY(stepWith([](Scenario& s) {
                     s.input.decodedCache = false;
                     s.inputCost.decodeS = 0.05; // 50 ms per image: input-bound
                 }) > 2 * base);
-        QCOMPARE(QString::fromStdString(explorer_->analysis()->result.bottleneck), QString("input"));
+        QCOMPARE(QString::fromStdString(explorer_->analysis()->result.bottleneck),
+                 QString("input"));
         // The panel shows what the document holds, and reading it back changes nothing.
         QCOMPARE(explorer_->document().scenario().inputCost.decodeS.value_or(0), 0.05);
     }
@@ -328,8 +369,9 @@ private slots:
         QVERIFY(failed.wait(20000));
         const QString problem = panel->problemShown();
         QVERIFY2(problem.startsWith("Global batch: needs "), qPrintable(problem));
-        QVERIFY2(problem.contains(QRegularExpression("needs [0-9.]+ GiB of HBM per core, has 16.0 GiB")),
-                 qPrintable(problem));
+        QVERIFY2(
+            problem.contains(QRegularExpression("needs [0-9.]+ GiB of HBM per core, has 16.0 GiB")),
+            qPrintable(problem));
         QVERIFY2(!problem.contains("same whole number"), qPrintable(problem));
         QCOMPARE(panel->problemControl(), static_cast<QWidget*>(batch));
         QVERIFY(panel->suggestionButton()->isVisible());
@@ -449,7 +491,8 @@ private slots:
             if (setting.panel.control == PanelControl::None) {
                 continue;
             }
-            const QString key = QString::fromUtf8(setting.key.data(), static_cast<qsizetype>(setting.key.size()));
+            const QString key =
+                QString::fromUtf8(setting.key.data(), static_cast<qsizetype>(setting.key.size()));
             QWidget* control = panel->control(setting.key);
             QVERIFY2(control, qPrintable(key));
             ++controls;
@@ -477,18 +520,21 @@ private slots:
             } else if (auto* check = qobject_cast<QCheckBox*>(control)) {
                 check->toggle();
             } else if (auto* spin = qobject_cast<QSpinBox*>(control)) {
-                spin->setValue(spin->value() < spin->maximum() ? spin->value() + 1 : spin->value() - 1);
+                spin->setValue(spin->value() < spin->maximum() ? spin->value() + 1
+                                                               : spin->value() - 1);
             } else if (auto* decimal = qobject_cast<QDoubleSpinBox*>(control)) {
                 decimal->setValue(decimal->value() + decimal->singleStep());
             } else {
                 auto* edit = qobject_cast<QLineEdit*>(control);
-                edit->setText(QString::fromUtf8(setting.example.data(), static_cast<qsizetype>(setting.example.size())));
+                edit->setText(QString::fromUtf8(setting.example.data(),
+                                                static_cast<qsizetype>(setting.example.size())));
                 emit edit->editingFinished();
             }
             QVERIFY2(undo->index() == steps + 1, qPrintable(key));
             const Scenario after = explorer_->document().scenario();
             QVERIFY2(!sameScenario(after, before), qPrintable(key));
-            QVERIFY2(setting.read(after) != setting.read(before) || setting.key == "chips", qPrintable(key));
+            QVERIFY2(setting.read(after) != setting.read(before) || setting.key == "chips",
+                     qPrintable(key));
             undo->undo();
             QVERIFY2(sameScenario(explorer_->document().scenario(), before), qPrintable(key));
             QVERIFY2(state() == shown, qPrintable(key + ": " + state() + " / " + shown));
@@ -499,7 +545,8 @@ private slots:
     // Issue 12: the Layers tab shows podscope-cli layers' table as bars and a roofline.
     void theLayersTabShowsTheLayerTimesAndTheRoofline() {
         explorer_->showChart(ChartKind::Roofline);
-        QCOMPARE(explorer_->chartTabs()->tabText(explorer_->chartTabs()->currentIndex()), QString("Layers"));
+        QCOMPARE(explorer_->chartTabs()->tabText(explorer_->chartTabs()->currentIndex()),
+                 QString("Layers"));
         QVERIFY(explorer_->currentChart() == ChartKind::Layers);
         const TrainingAnalysis* analysis = explorer_->analysis();
         QCOMPARE(analysis->layers.size(), std::size_t(57)); // ResNet-50

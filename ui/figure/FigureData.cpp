@@ -1,7 +1,7 @@
 #include "figure/FigureData.hpp"
 
-#include "report/Report.hpp"
 #include "machine/Machine.hpp"
+#include "report/Report.hpp"
 #include "topology/TopologyPresets.hpp"
 #include "training/LayerTable.hpp"
 #include "training/StepPlan.hpp"
@@ -37,7 +37,8 @@ std::string perCoreText(double examples) {
 // "32x32, wrap-around in X and Y" for a standard slice; empty when it is not one.
 std::string sliceText(double chips) {
     try {
-        const TopologyPreset slice = standardSlice(defaultMachineName(), static_cast<std::int64_t>(chips));
+        const TopologyPreset slice =
+            standardSlice(defaultMachineName(), static_cast<std::int64_t>(chips));
         std::string dims;
         std::string wrapped;
         static const char* names = "XYZW";
@@ -60,7 +61,8 @@ std::string sliceText(double chips) {
 
 bool sliceWraps(double chips) {
     try {
-        const TopologyPreset slice = standardSlice(defaultMachineName(), static_cast<std::int64_t>(chips));
+        const TopologyPreset slice =
+            standardSlice(defaultMachineName(), static_cast<std::int64_t>(chips));
         for (const bool w : slice.wrap) {
             if (w) {
                 return true;
@@ -455,8 +457,8 @@ BatchFigure batchFrom(const Scenario& scenario, const TrainingResult& result,
             f.refused.push_back({batch, p.exceedsHbm->total()});
             continue;
         }
-        if (!p.result) {
-            continue;
+        if (!p.result || !p.result->timeToTrainKnown) {
+            continue; // no convergence data and no run length: no time to plot
         }
         if (!f.fastest || p.result->timeToTrainS < f.points[*f.fastest].timeToTrainS) {
             f.fastest = f.points.size();
@@ -509,7 +511,7 @@ ScalingFigure weakScalingFigure(const report::ReportData& d) {
 }
 
 BatchFigure batchFigure(const report::ReportData& d) {
-    const Convergence convergence = loadWorkload(d.scenario.workload).convergence;
+    const Convergence& convergence = cachedWorkload(d.scenario.workload).convergence;
     return batchFrom(d.scenario, d.result, d.batches, d.measured,
                      convergence.lowestMeasuredBatch(), convergence.highestMeasuredBatch());
 }

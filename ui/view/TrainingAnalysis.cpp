@@ -40,7 +40,7 @@ TrainingAnalysis analyzeTraining(const Scenario& scenario) {
     analysis.byBatch = analysis::batchSweep(scenario, analysis.result);
     for (std::size_t i = 0; i < analysis.byBatch.size(); ++i) {
         const auto& p = analysis.byBatch[i].result;
-        if (p && (!analysis.fastestBatch ||
+        if (p && p->timeToTrainKnown && (!analysis.fastestBatch ||
                   p->timeToTrainS < analysis.byBatch[*analysis.fastestBatch].result->timeToTrainS)) {
             analysis.fastestBatch = i;
         }

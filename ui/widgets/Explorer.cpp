@@ -6,6 +6,9 @@
 #include "charts/LinkUseChart.hpp"
 #include "charts/RooflineChart.hpp"
 #include "charts/ThroughputChart.hpp"
+#include "common/InputError.hpp"
+#include "settings/ScenarioSettings.hpp"
+#include "settings/SettingValue.hpp"
 #include "training/Presets.hpp"
 #include "training/ScenarioJson.hpp"
 #include "widgets/ControlPanel.hpp"
@@ -215,6 +218,18 @@ void Explorer::buildMenus() {
         }
     });
     open->setShortcut(QKeySequence::Open);
+    file->addAction(tr("Open &model..."), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            &window_, tr("Open model"), {},
+            tr("Models (*.json *.onnx);;Workload documents and Hugging Face configs (*.json);;"
+               "ONNX models (*.onnx)"));
+        if (!path.isEmpty()) {
+            const QString problem = openModel(path);
+            if (!problem.isEmpty()) {
+                QMessageBox::warning(&window_, tr("Cannot open model"), problem);
+            }
+        }
+    });
     recentMenu_ = file->addMenu(tr("Open &recent"));
     QAction* save = file->addAction(tr("&Save"), this, [this] { this->save(); });
     save->setShortcut(QKeySequence::Save);
@@ -277,6 +292,20 @@ bool Explorer::save() {
     return problem.isEmpty();
 }
 
+QString Explorer::openModel(const QString& path) {
+    // Through the settings table, as the Model box and --workload: the file is read and checked
+    // once here, and the edit is one undo step.
+    Scenario next = document_->scenario();
+    try {
+        writeSetting(*findSetting("workload"), next, nlohmann::json(path.toStdString()),
+                     "workload");
+    } catch (const InputError& e) {
+        return QString::fromStdString(e.what());
+    }
+    document_->edit(next, tr("model %1").arg(QFileInfo(path).fileName()));
+    return {};
+}
+
 void Explorer::showChart(ChartKind chart) {
     chartTabs_->setCurrentIndex(tabOf(chart));
 }
@@ -319,9 +348,14 @@ void Explorer::showHeadline() {
     const auto& r = analysis_->result;
     // The figures a class reads first, in the status bar's permanent area: hovering and
     // clicking write elsewhere (the temporary message area, the details panel).
+    // A model without convergence data: the sentence that says why in place of the time.
+    const QString timeToTrain =
+        r.timeToTrainKnown
+            ? tr("Time to train %1").arg(formatSeconds(r.timeToTrainS))
+            : tr("Time to train unknown: %1").arg(QString::fromStdString(r.timeToTrainMissing));
     const QString numbers =
-        tr("Time to train %1   Step %2   %3   Bottleneck: %4")
-            .arg(formatSeconds(r.timeToTrainS), formatSeconds(r.stepTimeS),
+        tr("%1   Step %2   %3   Bottleneck: %4")
+            .arg(timeToTrain, formatSeconds(r.stepTimeS),
                  tr("%1 examples/s").arg(QLocale().toString(r.throughputExamplesPerS, 'f', 0)),
                  QString::fromStdString(r.bottleneck));
     window_.setHeadline(showingStaleResult() ? tr("Last valid result: %1").arg(numbers) : numbers);

@@ -59,6 +59,9 @@ public:
 
     // Returns the problem, or an empty string; a failed open changes nothing.
     QString openFile(const QString& path);
+    // File > Open model...: the workload becomes the file (a workload document, a Hugging Face
+    // config or an ONNX model) as one undoable edit; returns the problem, or an empty string.
+    QString openModel(const QString& path);
     QString saveFile(const QString& path);
     // File > Save: to the document's file, or one the user picks; false when nothing was saved
     // (cancelled, or the write failed and the user was told why).

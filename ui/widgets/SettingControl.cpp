@@ -5,6 +5,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFileInfo>
 #include <QLineEdit>
 #include <QSpinBox>
 #include <climits>
@@ -205,8 +206,15 @@ void ChoiceControl::select(const QVariant& value) {
         }
     }
     if (index < 0 && value.isValid()) {
-        box()->addItem(value.toString(), value); // a value the list does not offer: kept, shown
+        // A value the list does not offer: kept and shown; a file by its name (a model opened
+        // with File > Open model...), its path in the tooltip.
+        const QString text = value.toString();
+        const bool file = text.contains('/') || text.contains('\\');
+        box()->addItem(file ? QFileInfo(text).fileName() : text, value);
         index = box()->count() - 1;
+        if (file) {
+            box()->setItemData(index, text, Qt::ToolTipRole);
+        }
     }
     box()->setCurrentIndex(index);
 }

@@ -19,7 +19,12 @@ struct StepPart {
 struct SimulateResult {
     double stepTimeS = 0;    // a step, evaluation share included
     double trainStepS = 0;   // a training step alone
-    double timeToTrainS = 0; // start-up, steps and evaluations
+    double timeToTrainS = 0; // start-up, steps and evaluations; 0 when not known
+    // False for a model without convergence data and no train_steps or train_examples.
+    bool timeToTrainKnown = true;
+    std::string timeToTrainMissing; // why not, in a sentence
+    double parameters = 0;
+    double forwardFlopsPerExample = 0;
     double throughputExamplesPerS = 0;
     double epochs = 0;
     std::int64_t chips = 0;

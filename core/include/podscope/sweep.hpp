@@ -23,6 +23,7 @@ struct SweepRow {
     std::int64_t globalBatch = 0;
     std::string error; // empty: the numbers below hold
     double timeToTrainS = 0;
+    bool timeToTrainKnown = true; // false: no convergence data, no train_steps (CSV: empty)
     double stepTimeS = 0;
     double throughputExamplesPerS = 0;
     std::int64_t steps = 0;
