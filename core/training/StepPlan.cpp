@@ -8,6 +8,7 @@
 #include "training/Optimizer.hpp"
 #include "training/Rematerialization.hpp"
 #include "training/ResourceCache.hpp"
+#include "workload/WorkloadFile.hpp"
 
 #include <atomic>
 #include <cmath>
@@ -20,12 +21,16 @@ namespace podscope {
 namespace {
 
 // Bound layer graphs, one per workload and sequence length; never erased, so references stay.
+// Keyed by what the scenario names (a file by its path and version), not the model's own name:
+// a user's resnet50.onnx is not the bundled resnet50.
 const LayerGraph& boundGraph(const Workload& w, const Scenario& s) {
     static std::mutex mutex;
     static std::map<std::pair<std::string, int>, LayerGraph> cache;
     const int length = s.sequenceLength.value_or(0);
+    const std::string source =
+        isWorkloadFilePath(s.workload) ? workloadFileVersionKey(s.workload) : s.workload;
     std::lock_guard lock(mutex);
-    const auto key = std::pair{w.name, length};
+    const auto key = std::pair{source, length};
     auto it = cache.find(key);
     if (it == cache.end()) {
         std::map<std::string, double> overrides;

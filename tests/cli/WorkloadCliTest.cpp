@@ -80,5 +80,31 @@ TEST(WorkloadCli, BadFilesExit2NamingTheProblem) {
     EXPECT_EQ(o.status, 2) << o.err;
 }
 
+// An imported torchvision ResNet-50 trains like the built-in graph of the same model: the same
+// 25.56 M parameters and, at the built-in preset's configuration, a training step within 3 %
+// (the graphs differ in the stem: torchvision's 7x7 convolution, the MLPerf code's
+// space-to-depth one). The built-in step has no evaluation or input in it to compare against
+// an imported model, which has neither: the training step alone is compared.
+TEST(WorkloadCli, AnImportedResNetStepsLikeTheBuiltInOne) {
+    const std::string onnx = std::string(PODSCOPE_SOURCE_DIR) + "/tests/data/onnx/resnet50.onnx";
+    const std::vector<std::string> preset = {"simulate", "--preset", "mlperf07-resnet50-tf-4096",
+                                             "--json"};
+    const Outcome builtIn = runCli(preset);
+    ASSERT_EQ(builtIn.status, 0) << builtIn.err;
+    std::vector<std::string> imported = preset;
+    imported.insert(imported.end(), {"--workload", onnx});
+    const Outcome o = runCli(imported);
+    ASSERT_EQ(o.status, 0) << o.err;
+    const auto a = nlohmann::json::parse(builtIn.out);
+    const auto b = nlohmann::json::parse(o.out);
+    EXPECT_NEAR(b.at("parameters").get<double>(), 25.557e6, 0.001e6);
+    EXPECT_NEAR(b.at("parameters").get<double>() / a.at("parameters").get<double>(), 1.0, 0.001);
+    const double ratio =
+        b.at("train_step_time_s").get<double>() / a.at("train_step_time_s").get<double>();
+    EXPECT_NEAR(ratio, 1.0, 0.03) << "imported " << b.at("train_step_time_s") << " s, built-in "
+                                  << a.at("train_step_time_s") << " s";
+    EXPECT_TRUE(b.at("time_to_train_s").is_null()); // no convergence data in an ONNX file
+}
+
 } // namespace
 } // namespace podscope::cli::test
