@@ -7,11 +7,13 @@
 #include "training/StepPlan.hpp"
 #include "view/TrainingAnalysis.hpp"
 #include "workload/Workload.hpp"
+#include "workload/WorkloadFile.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 
 namespace podscope::ui {
 namespace {
@@ -415,6 +417,12 @@ std::string caption(const RooflineFigure& figure) {
 
 namespace {
 
+// A figure names a model file by its name, not the folders it sits in.
+std::string workloadLabel(const std::string& workload) {
+    return isWorkloadFilePath(workload) ? std::filesystem::path(workload).filename().string()
+                                        : workload;
+}
+
 // The app's analysis and the report hold the same sweeps (core/analysis): one figure from each.
 ScalingFigure scalingFrom(const Scenario& scenario, const TrainingResult& result,
                           const std::vector<analysis::SweepPoint>& sweep,
@@ -422,7 +430,7 @@ ScalingFigure scalingFrom(const Scenario& scenario, const TrainingResult& result
                           ScalingFigure::Kind kind) {
     ScalingFigure f;
     f.kind = kind;
-    f.workload = scenario.workload;
+    f.workload = workloadLabel(scenario.workload);
     f.globalBatch = static_cast<double>(scenario.globalBatch);
     f.batchPerChip = static_cast<double>(scenario.globalBatch) / static_cast<double>(result.chips);
     for (const auto& p : sweep) {
@@ -444,7 +452,7 @@ BatchFigure batchFrom(const Scenario& scenario, const TrainingResult& result,
                       const std::vector<analysis::MeasuredPoint>& measured,
                       double measuredBatchLow, double measuredBatchHigh) {
     BatchFigure f;
-    f.workload = scenario.workload;
+    f.workload = workloadLabel(scenario.workload);
     f.chips = result.chips;
     f.hbmCapacityBytes = result.memory.capacity;
     f.criticalBatch = result.criticalBatch;
@@ -479,7 +487,7 @@ BatchFigure batchFrom(const Scenario& scenario, const TrainingResult& result,
 
 RooflineFigure rooflineFrom(const Scenario& scenario, const TrainingResult& result,
                             const std::vector<LayerRow>& layers, const analysis::CoreRoofs& roofs) {
-    return {scenario.workload, result.chips,      result.plan.examplesPerCore, layers,
+    return {workloadLabel(scenario.workload), result.chips,      result.plan.examplesPerCore, layers,
             roofs.peakFlops,   roofs.mxuEfficiency, roofs.hbmBytesPerS};
 }
 
@@ -495,7 +503,7 @@ BatchFigure batchFigure(const TrainingAnalysis& a) {
 }
 
 LayersFigure layersFigure(const TrainingAnalysis& a) {
-    return {a.scenario.workload, a.result.chips, a.result.plan.examplesPerCore, a.layers};
+    return {workloadLabel(a.scenario.workload), a.result.chips, a.result.plan.examplesPerCore, a.layers};
 }
 
 RooflineFigure rooflineFigure(const TrainingAnalysis& a) {
@@ -517,7 +525,7 @@ BatchFigure batchFigure(const report::ReportData& d) {
 }
 
 LayersFigure layersFigure(const report::ReportData& d) {
-    return {d.scenario.workload, d.result.chips, d.result.plan.examplesPerCore, d.layers};
+    return {workloadLabel(d.scenario.workload), d.result.chips, d.result.plan.examplesPerCore, d.layers};
 }
 
 RooflineFigure rooflineFigure(const report::ReportData& d) {
