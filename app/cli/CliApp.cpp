@@ -3,8 +3,8 @@
 #include "CalibrateCommand.hpp"
 #include "CollectiveCommand.hpp"
 #include "LayersCommand.hpp"
-#include "ParseErrorText.hpp"
 #include "MachinesCommand.hpp"
+#include "ParseErrorText.hpp"
 #include "PresetsCommand.hpp"
 #include "ProfileCommand.hpp"
 #include "ReportCommand.hpp"
@@ -17,53 +17,89 @@
 #include "common/InputError.hpp"
 
 #include <CLI/CLI.hpp>
-
+#include <algorithm>
+#include <array>
+#include <optional>
 #include <ostream>
+#include <string>
+#include <string_view>
 
 namespace podscope::cli {
+
+namespace {
+
+constexpr std::array<std::string_view, 13> kCommandNames = {
+    "collective", "machines", "presets", "settings",  "simulate", "sweep", "trace",
+    "timeline",   "report",   "layers",  "calibrate", "profile",  "tune"};
+
+// The command named on the line: the first word that is not a flag (the program takes no other
+// words). None when top-level help comes first, which lists every command.
+std::optional<std::string_view> commandWord(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view word = argv[i];
+        if (word == "-h" || word == "--help" || word == "--help-all") {
+            return std::nullopt;
+        }
+        if (!word.starts_with('-')) {
+            return word;
+        }
+    }
+    return std::nullopt;
+}
+
+bool parsed(const CLI::App* command) {
+    return command != nullptr && command->parsed();
+}
+
+} // namespace
 
 int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
     CLI::App app{"PodScope: how ML training scales on TPU pods (headless)", "podscope-cli"};
     app.set_version_flag("--version", std::string("podscope-cli ") + PODSCOPE_VERSION);
     app.require_subcommand(0, 1);
 
-    CollectiveOptions collective;
-    auto* collectiveCmd = addCollectiveCommand(app, collective);
-    MachinesOptions machines;
-    auto* machinesCmd = addMachinesCommand(app, machines);
-    PresetsOptions presets;
-    auto* presetsCmd = addPresetsCommand(app, presets);
-    SettingsOptions settings;
-    auto* settingsCmd = addSettingsCommand(app, settings);
-    SimulateOptions simulate;
-    auto* simulateCmd = addSimulateCommand(app, simulate);
-    SweepOptions sweep;
-    auto* sweepCmd = addSweepCommand(app, sweep);
-    TraceOptions traceOptions;
-    auto* traceCmd = addTraceCommand(app, traceOptions);
-    TimelineCommandOptions timelineOptions;
-    auto* timelineCmd = addTimelineCommand(app, timelineOptions);
-    ReportOptions reportOptions;
-    auto* reportCmd = addReportCommand(app, reportOptions);
-    LayersOptions layersOptions;
-    auto* layersCmd = addLayersCommand(app, layersOptions);
-    CalibrateOptions calibrateOptions;
-    auto* calibrateCmd = addCalibrateCommand(app, calibrateOptions);
-    ProfileOptions profileOptions;
-    auto* profileCmd = addProfileCommand(app, profileOptions);
-    TuneOptions tuneOptions;
-    auto* tuneCmd = addTuneCommand(app, tuneOptions);
+    // A command's options (hundreds, from the settings table) cost more to build than most
+    // commands take to run, so only the named command is built; every one when the word names
+    // none of them (the error lists them) or no command is named (help, the main job).
+    const auto word = commandWord(argc, argv);
+    const bool known =
+        word && std::find(kCommandNames.begin(), kCommandNames.end(), *word) != kCommandNames.end();
+    const auto wanted = [&](std::string_view name) { return !known || *word == name; };
 
-    // The command is the first word that is not a flag (the program takes no other words).
-    for (int i = 1; i < argc; ++i) {
-        if (argv[i][0] == '-') {
-            continue;
-        }
-        if (const auto problem = unknownCommand(app, argv[i])) {
+    CollectiveOptions collective;
+    CLI::App* collectiveCmd =
+        wanted("collective") ? addCollectiveCommand(app, collective) : nullptr;
+    MachinesOptions machines;
+    CLI::App* machinesCmd = wanted("machines") ? addMachinesCommand(app, machines) : nullptr;
+    PresetsOptions presets;
+    CLI::App* presetsCmd = wanted("presets") ? addPresetsCommand(app, presets) : nullptr;
+    SettingsOptions settings;
+    CLI::App* settingsCmd = wanted("settings") ? addSettingsCommand(app, settings) : nullptr;
+    SimulateOptions simulate;
+    CLI::App* simulateCmd = wanted("simulate") ? addSimulateCommand(app, simulate) : nullptr;
+    SweepOptions sweep;
+    CLI::App* sweepCmd = wanted("sweep") ? addSweepCommand(app, sweep) : nullptr;
+    TraceOptions traceOptions;
+    CLI::App* traceCmd = wanted("trace") ? addTraceCommand(app, traceOptions) : nullptr;
+    TimelineCommandOptions timelineOptions;
+    CLI::App* timelineCmd = wanted("timeline") ? addTimelineCommand(app, timelineOptions) : nullptr;
+    ReportOptions reportOptions;
+    CLI::App* reportCmd = wanted("report") ? addReportCommand(app, reportOptions) : nullptr;
+    LayersOptions layersOptions;
+    CLI::App* layersCmd = wanted("layers") ? addLayersCommand(app, layersOptions) : nullptr;
+    CalibrateOptions calibrateOptions;
+    CLI::App* calibrateCmd =
+        wanted("calibrate") ? addCalibrateCommand(app, calibrateOptions) : nullptr;
+    ProfileOptions profileOptions;
+    CLI::App* profileCmd = wanted("profile") ? addProfileCommand(app, profileOptions) : nullptr;
+    TuneOptions tuneOptions;
+    CLI::App* tuneCmd = wanted("tune") ? addTuneCommand(app, tuneOptions) : nullptr;
+
+    if (word && !known) {
+        if (const auto problem = unknownCommand(app, std::string(*word))) {
             err << "podscope-cli: error: " << *problem << "\n";
             return kExitBadInput;
         }
-        break;
     }
     try {
         app.parse(argc, argv);
@@ -75,31 +111,31 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
     }
 
     try {
-        if (collectiveCmd->parsed()) {
+        if (parsed(collectiveCmd)) {
             runCollectiveCommand(collective, out);
-        } else if (machinesCmd->parsed()) {
+        } else if (parsed(machinesCmd)) {
             runMachinesCommand(machines, out);
-        } else if (presetsCmd->parsed()) {
+        } else if (parsed(presetsCmd)) {
             runPresetsCommand(presets, out);
-        } else if (settingsCmd->parsed()) {
+        } else if (parsed(settingsCmd)) {
             runSettingsCommand(settings, out);
-        } else if (simulateCmd->parsed()) {
+        } else if (parsed(simulateCmd)) {
             runSimulateCommand(simulate, out);
-        } else if (sweepCmd->parsed()) {
+        } else if (parsed(sweepCmd)) {
             runSweepCommand(sweep, out);
-        } else if (traceCmd->parsed()) {
+        } else if (parsed(traceCmd)) {
             runTraceCommand(traceOptions, out, err);
-        } else if (timelineCmd->parsed()) {
+        } else if (parsed(timelineCmd)) {
             runTimelineCommand(timelineOptions, out, err);
-        } else if (reportCmd->parsed()) {
+        } else if (parsed(reportCmd)) {
             runReportCommand(reportOptions, out, err);
-        } else if (layersCmd->parsed()) {
+        } else if (parsed(layersCmd)) {
             runLayersCommand(layersOptions, out);
-        } else if (calibrateCmd->parsed()) {
+        } else if (parsed(calibrateCmd)) {
             runCalibrateCommand(calibrateOptions, out);
-        } else if (profileCmd->parsed()) {
+        } else if (parsed(profileCmd)) {
             runProfileCommand(profileOptions, out);
-        } else if (tuneCmd->parsed()) {
+        } else if (parsed(tuneCmd)) {
             return runTuneCommand(tuneOptions, out, err);
         } else {
             // The main job: the default configuration, summarised for a person.

@@ -63,7 +63,10 @@ std::optional<std::string> unknownCommand(const CLI::App& app, const std::string
 }
 
 std::string describeParseError(const CLI::App& app, const CLI::ParseError& error) {
-    if (dynamic_cast<const CLI::ExtrasError*>(&error)) {
+    // A mistyped flag first: CLI11 reports a missing required option before the extras, and
+    // "--chips is required" for "--chipz 64" hides the typo.
+    const bool extras = dynamic_cast<const CLI::ExtrasError*>(&error) != nullptr;
+    if (extras || dynamic_cast<const CLI::RequiredError*>(&error)) {
         const CLI::App& command = chosenCommand(app);
         const auto words = command.remaining();
         for (const auto& word : words) {
@@ -71,7 +74,7 @@ std::string describeParseError(const CLI::App& app, const CLI::ParseError& error
                 return unknownOption(command, word);
             }
         }
-        if (!words.empty()) {
+        if (extras && !words.empty()) {
             return "unexpected argument '" + words.front() + "'";
         }
     }

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,29 @@ using test::runCli;
 
 std::string errorLine(const std::string& message) {
     return "podscope-cli: error: " + message + "\n";
+}
+
+// The CLI builds only the command named on the line; each command the top-level help lists
+// must still be found by its own name, with its own options.
+TEST(CliMessages, EveryListedCommandRunsByItsName) {
+    const auto help = runCli({"--help"});
+    ASSERT_EQ(help.status, kExitOk) << help.err;
+    std::istringstream lines(help.out.substr(help.out.find("Subcommands:")));
+    std::vector<std::string> commands;
+    for (std::string line; std::getline(lines, line);) {
+        if (line.rfind("  ", 0) == 0 && line.size() > 2 && line[2] != ' ') {
+            commands.push_back(line.substr(2, line.find(' ', 2) - 2));
+        }
+    }
+    ASSERT_GE(commands.size(), 13u) << help.out;
+    for (const auto& command : commands) {
+        const auto r = runCli({command, "--help"});
+        EXPECT_EQ(r.status, kExitOk) << command << ": " << r.err;
+        EXPECT_NE(r.out.find("podscope-cli " + command), std::string::npos) << r.out;
+        const auto bad = runCli({command, "--no-such-flag"});
+        EXPECT_EQ(bad.status, kExitBadInput) << command;
+        EXPECT_NE(bad.err.find("--no-such-flag"), std::string::npos) << command << ": " << bad.err;
+    }
 }
 
 TEST(CliMessages, AMistypedCommandGetsASuggestion) {
