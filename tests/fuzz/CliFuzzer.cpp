@@ -2,8 +2,15 @@
 // argument list given to podscope::cli::run. The CLI maps bad input to exit status 2 itself, so
 // the fuzzer only needs to watch for crashes, sanitizer findings, exit status 1 (an internal
 // error: some exception other than InputError) and timeouts.
+//
+// Two targets are built from this file. podscope_fuzz_cli_heavy runs every input. The fast
+// podscope_fuzz_cli (PODSCOPE_FUZZ_CHEAP_ONLY) skips inputs whose work would take long under
+// the sanitizers (calibrate, timelines, tuning, event-engine collectives on big or default
+// topologies, large sweeps); every command's flag parsing and scenario validation is still
+// reached through the cheap inputs, at hundreds of inputs a second instead of tens.
 #include "CliApp.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -63,6 +70,91 @@ bool confineFiles(std::vector<std::string>& words) {
     return true;
 }
 
+#ifdef PODSCOPE_FUZZ_CHEAP_ONLY
+// The most chips an expensive command may simulate in the fast target (the event engine and
+// the timeline scale with the chip count).
+constexpr long kCheapChips = 64;
+
+// Positive integer, or -1 when the word is not one (then the CLI's own check rejects it cheaply).
+long wholeNumber(const std::string& word) {
+    if (word.empty() || word.size() > 9) {
+        return -1;
+    }
+    long value = 0;
+    for (const char c : word) {
+        if (c < '0' || c > '9') {
+            return -1;
+        }
+        value = value * 10 + (c - '0');
+    }
+    return value;
+}
+
+// Chips named by DIMS such as 16x16 or 4x4x4; -1 when the word is not DIMS.
+long chipsOfDims(const std::string& word) {
+    long chips = 1;
+    std::size_t start = 0;
+    while (start <= word.size()) {
+        const std::size_t end = std::min(word.find('x', start), word.size());
+        const long side = wholeNumber(word.substr(start, end - start));
+        if (side < 0) {
+            return -1;
+        }
+        chips *= side;
+        if (chips > 1000000) {
+            return chips;
+        }
+        start = end + 1;
+    }
+    return chips;
+}
+
+// Whether the input's work is small: the expensive commands and modes must name a small slice
+// (--chips or DIMS) explicitly, since the presets' and the collective's defaults are multipods.
+bool isCheap(const std::vector<std::string>& words) {
+    bool help = false;
+    bool heavyMode = false; // a command or flag whose work grows with the chips
+    bool smallSlice = false;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        const std::string& w = words[i];
+        const std::string next = i + 1 < words.size() ? words[i + 1] : std::string();
+        if (w == "-h" || w == "--help" || w == "--help-all" || w == "--version") {
+            help = true;
+        } else if (w.find("cal") != std::string::npos) { // calibrate, or a prefix of it
+            return help; // calibrate replays every measured run: seconds whatever the flags
+        } else if (w.find("timeline") != std::string::npos || w.find("tune") != std::string::npos ||
+                   w == "--engine" || w == "--verify" || w == "--fidelity" || w == "--threads") {
+            heavyMode = true;
+        } else if (w == "--steps" || w == "--top" || w == "--pareto") {
+            const long count = wholeNumber(next);
+            if (count > 10) {
+                return help;
+            }
+        } else if (w == "--chips") {
+            long chips = 0;
+            for (std::size_t start = 0; start <= next.size();) { // sweep takes a list
+                const std::size_t end = std::min(next.find(',', start), next.size());
+                chips = std::max(chips, wholeNumber(next.substr(start, end - start)));
+                start = end + 1;
+            }
+            smallSlice = chips >= 0 && chips <= kCheapChips;
+            if (chips > 4096 || std::count(next.begin(), next.end(), ',') > 3) {
+                return help;
+            }
+        } else if (w == "--topology") {
+            const long chips = chipsOfDims(next);
+            smallSlice = chips >= 0 && chips <= kCheapChips;
+            if (chips > 4096) {
+                return help;
+            }
+        } else if (w == "--global-batch" && std::count(next.begin(), next.end(), ',') > 3) {
+            return help; // a sweep of more than 4 x 4 points
+        }
+    }
+    return help || !heavyMode || smallSlice;
+}
+#endif
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -73,6 +165,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (words.empty() || words.size() > 64 || !confineFiles(words)) {
         return -1; // not added to the corpus
     }
+#ifdef PODSCOPE_FUZZ_CHEAP_ONLY
+    if (!isCheap(words)) {
+        return -1; // podscope_fuzz_cli_heavy runs it
+    }
+#endif
     words.insert(words.begin(), "podscope-cli");
     std::vector<char*> argv;
     for (auto& w : words) {

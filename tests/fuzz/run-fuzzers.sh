@@ -2,7 +2,12 @@
 # Builds the libFuzzer targets (clang, ASan, UBSan) in build-fuzz and runs each for SECONDS
 # (default 60) on a copy of its seed corpus. Prints executions per second and total executions
 # per target; exits non-zero on any finding (crash, sanitizer report, leak, timeout, OOM).
+# The command line has two targets that share one slot of SECONDS: cli (the inputs whose work is
+# small, two thirds of it) and cli_heavy (every input, the remaining third), so the total stays
+# SECONDS per file format.
 # Usage: tests/fuzz/run-fuzzers.sh [SECONDS]
+# PODSCOPE_FUZZ_BUILD_DIR (default build-fuzz), PODSCOPE_FUZZ_JOBS (default nproc) and
+# PODSCOPE_FUZZ_TARGETS (default all, e.g. "cli cli_heavy") narrow a run.
 set -euo pipefail
 
 seconds="${1:-60}"
@@ -13,27 +18,32 @@ jobs="${PODSCOPE_FUZZ_JOBS:-$(nproc)}"
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja \
     -DPODSCOPE_FUZZ=ON -DPODSCOPE_BUILD_GUI=OFF -DPODSCOPE_BUILD_TESTS=OFF \
     -DPODSCOPE_BUILD_BENCH=OFF -DPODSCOPE_WERROR=ON >/dev/null
-ninja -C "$build" podscope_fuzz_config podscope_fuzz_cli podscope_fuzz_profile podscope_fuzz_machine \
-    podscope_fuzz_onnx podscope_fuzz_workload
+targets="${PODSCOPE_FUZZ_TARGETS:-config cli cli_heavy profile machine onnx workload}"
+ninja -C "$build" -j "$jobs" $(printf 'podscope_fuzz_%s ' $targets)
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/podscope-fuzz.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 status=0
-for target in ${PODSCOPE_FUZZ_TARGETS:-config cli profile machine onnx workload}; do
+for target in $targets; do
+    case "$target" in
+        cli) target_seconds=$((seconds * 2 / 3)) ;;
+        cli_heavy) target_seconds=$((seconds - seconds * 2 / 3)) ;;
+        *) target_seconds="$seconds" ;;
+    esac
     corpus="$work/corpus-$target"
     cp -r "$build/tests/fuzz/corpus/$target" "$corpus"
     mkdir -p "$work/artifacts-$target"
     log="$work/$target.log"
-    echo "== podscope_fuzz_$target for ${seconds} s"
+    echo "== podscope_fuzz_$target for ${target_seconds} s"
     # -print_final_stats gives stat::number_of_executed_units and stat::average_exec_per_sec.
     if ! (cd "$work" && "$build/bin/podscope_fuzz_$target" "$corpus" \
-            -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+            -max_total_time="$target_seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
             -artifact_prefix="$work/artifacts-$target/" >"$log" 2>&1); then
         status=1
         echo "FINDING in podscope_fuzz_$target:"
         grep -E "ERROR|runtime error|SUMMARY|Test unit written|deadly signal|terminate" "$log" | head -20 || true
         tail -n 40 "$log"
-        keep="$root/build-fuzz/findings-$target"
+        keep="$build/findings-$target"
         mkdir -p "$keep"
         cp "$work/artifacts-$target/"* "$keep/" 2>/dev/null || true
         echo "reproducers kept in $keep"
