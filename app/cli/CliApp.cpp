@@ -17,12 +17,12 @@
 #include "common/InputError.hpp"
 
 #include <CLI/CLI.hpp>
-#include <algorithm>
 #include <array>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace podscope::cli {
 
@@ -32,19 +32,25 @@ constexpr std::array<std::string_view, 13> kCommandNames = {
     "collective", "machines", "presets", "settings",  "simulate", "sweep", "trace",
     "timeline",   "report",   "layers",  "calibrate", "profile",  "tune"};
 
-// The command named on the line: the first word that is not a flag (the program takes no other
-// words). None when top-level help comes first, which lists every command.
-std::optional<std::string_view> commandWord(int argc, char** argv) {
+// What the line asks for before any command's options are built: the command (the first word
+// that is not a flag; the program takes no other words), or top-level help, which lists every
+// command.
+struct CommandLine {
+    std::optional<std::string_view> command;
+    bool topLevelHelp = false;
+};
+
+CommandLine readCommandLine(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         const std::string_view word = argv[i];
         if (word == "-h" || word == "--help" || word == "--help-all") {
-            return std::nullopt;
+            return {std::nullopt, true};
         }
         if (!word.starts_with('-')) {
-            return word;
+            return {word, false};
         }
     }
-    return std::nullopt;
+    return {};
 }
 
 bool parsed(const CLI::App* command) {
@@ -59,12 +65,19 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
     app.require_subcommand(0, 1);
 
     // A command's options (hundreds, from the settings table) cost more to build than most
-    // commands take to run, so only the named command is built; every one when the word names
-    // none of them (the error lists them) or no command is named (help, the main job).
-    const auto word = commandWord(argc, argv);
-    const bool known =
-        word && std::find(kCommandNames.begin(), kCommandNames.end(), *word) != kCommandNames.end();
-    const auto wanted = [&](std::string_view name) { return !known || *word == name; };
+    // commands take to run, so only the named command is built (every one for top-level help,
+    // none for the main job or --version); a word that names no command is refused first.
+    const CommandLine line = readCommandLine(argc, argv);
+    if (line.command) {
+        const std::vector<std::string> names(kCommandNames.begin(), kCommandNames.end());
+        if (const auto problem = unknownCommand(names, std::string(*line.command))) {
+            err << "podscope-cli: error: " << *problem << "\n";
+            return kExitBadInput;
+        }
+    }
+    const auto wanted = [&](std::string_view name) {
+        return line.command ? *line.command == name : line.topLevelHelp;
+    };
 
     CollectiveOptions collective;
     CLI::App* collectiveCmd =
@@ -95,12 +108,6 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
     TuneOptions tuneOptions;
     CLI::App* tuneCmd = wanted("tune") ? addTuneCommand(app, tuneOptions) : nullptr;
 
-    if (word && !known) {
-        if (const auto problem = unknownCommand(app, std::string(*word))) {
-            err << "podscope-cli: error: " << *problem << "\n";
-            return kExitBadInput;
-        }
-    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success& e) { // --help, --help-all, --version

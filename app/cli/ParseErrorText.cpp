@@ -7,14 +7,6 @@
 namespace podscope::cli {
 namespace {
 
-std::vector<std::string> commandNames(const CLI::App& app) {
-    std::vector<std::string> names;
-    for (const CLI::App* command : app.get_subcommands([](const CLI::App*) { return true; })) {
-        names.push_back(command->get_name());
-    }
-    return names;
-}
-
 std::string joined(const std::vector<std::string>& words) {
     std::string text;
     for (const auto& word : words) {
@@ -51,8 +43,8 @@ std::string unknownOption(const CLI::App& command, const std::string& word) {
 
 } // namespace
 
-std::optional<std::string> unknownCommand(const CLI::App& app, const std::string& word) {
-    const auto names = commandNames(app);
+std::optional<std::string> unknownCommand(const std::vector<std::string>& names,
+                                          const std::string& word) {
     if (std::find(names.begin(), names.end(), word) != names.end()) {
         return std::nullopt;
     }

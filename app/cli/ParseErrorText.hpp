@@ -2,6 +2,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -10,9 +11,10 @@ class ParseError;
 
 namespace podscope::cli {
 
-// "unknown command 'simulte'; did you mean 'simulate'?" when `word` is none of `app`'s
-// commands; nothing when it is one.
-std::optional<std::string> unknownCommand(const CLI::App& app, const std::string& word);
+// "unknown command 'simulte'; did you mean 'simulate'?" when `word` is none of `names`;
+// nothing when it is one.
+std::optional<std::string> unknownCommand(const std::vector<std::string>& names,
+                                          const std::string& word);
 
 // What CLI11 refused, in the house style of InputError ("chips: 'abc' is not a whole number"),
 // with a suggestion where an option looks mistyped. `app` has just failed to parse.

@@ -3,11 +3,11 @@
 // the fuzzer only needs to watch for crashes, sanitizer findings, exit status 1 (an internal
 // error: some exception other than InputError) and timeouts.
 //
-// Two targets are built from this file. podscope_fuzz_cli_heavy runs every input. The fast
-// podscope_fuzz_cli (PODSCOPE_FUZZ_CHEAP_ONLY) skips inputs whose work would take long under
-// the sanitizers (calibrate, timelines, tuning, event-engine collectives on big or default
-// topologies, large sweeps); every command's flag parsing and scenario validation is still
-// reached through the cheap inputs, at hundreds of inputs a second instead of tens.
+// Two targets are built from this file. podscope_fuzz_cli_heavy runs every input but a
+// calibration (tens of seconds). The fast podscope_fuzz_cli (PODSCOPE_FUZZ_CHEAP_ONLY) also
+// skips inputs whose work would take long under the sanitizers (searches, timelines, event-engine
+// collectives on big or default topologies, large sweeps); every command's flag parsing and
+// scenario validation is still reached through the cheap inputs, many times a second.
 #include "CliApp.hpp"
 
 #include <algorithm>
@@ -70,6 +70,19 @@ bool confineFiles(std::vector<std::string>& words) {
     return true;
 }
 
+// calibrate replays every measured run and refits: tens of seconds under the sanitizers whatever
+// the flags, past the fuzzer's timeout. Both targets run it only for its help (its work is
+// tested as a CLI test, calibrate's flags are few).
+bool isCalibrationRun(const std::vector<std::string>& words) {
+    bool help = false;
+    bool calibrate = false;
+    for (const auto& w : words) {
+        help = help || w == "-h" || w == "--help" || w == "--help-all" || w == "--version";
+        calibrate = calibrate || w.find("cal") != std::string::npos; // or a prefix of it
+    }
+    return calibrate && !help;
+}
+
 #ifdef PODSCOPE_FUZZ_CHEAP_ONLY
 // The most chips an expensive command may simulate in the fast target (the event engine and
 // the timeline scale with the chip count).
@@ -115,15 +128,16 @@ bool isCheap(const std::vector<std::string>& words) {
     bool help = false;
     bool heavyMode = false; // a command or flag whose work grows with the chips
     bool smallSlice = false;
+    bool search = false;
     for (std::size_t i = 0; i < words.size(); ++i) {
         const std::string& w = words[i];
         const std::string next = i + 1 < words.size() ? words[i + 1] : std::string();
         if (w == "-h" || w == "--help" || w == "--help-all" || w == "--version") {
             help = true;
-        } else if (w.find("cal") != std::string::npos) { // calibrate, or a prefix of it
-            return help; // calibrate replays every measured run: seconds whatever the flags
-        } else if (w.find("timeline") != std::string::npos || w.find("tune") != std::string::npos ||
-                   w == "--engine" || w == "--verify" || w == "--fidelity" || w == "--threads") {
+        } else if (w.find("tune") != std::string::npos) {
+            search = true;
+        } else if (w.find("timeline") != std::string::npos || w == "--engine" || w == "--verify" ||
+                   w == "--fidelity" || w == "--threads") {
             heavyMode = true;
         } else if (w == "--steps" || w == "--top" || w == "--pareto") {
             const long count = wholeNumber(next);
@@ -151,6 +165,9 @@ bool isCheap(const std::vector<std::string>& words) {
             return help; // a sweep of more than 4 x 4 points
         }
     }
+    if (search) {
+        return help; // a search of even 16 chips evaluates thousands of plans: seconds
+    }
     return help || !heavyMode || smallSlice;
 }
 #endif
@@ -162,7 +179,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         splitWords(std::string(reinterpret_cast<const char*>(data), size));
     // No arguments runs the fixed main job (a verified all-reduce on the whole multipod): it
     // reads no input, takes seconds under the sanitizers and is tested as cli.main_job.
-    if (words.empty() || words.size() > 64 || !confineFiles(words)) {
+    if (words.empty() || words.size() > 64 || !confineFiles(words) || isCalibrationRun(words)) {
         return -1; // not added to the corpus
     }
 #ifdef PODSCOPE_FUZZ_CHEAP_ONLY
