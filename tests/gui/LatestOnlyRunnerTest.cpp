@@ -20,8 +20,8 @@ constexpr auto kGuard = std::chrono::seconds(120);
 constexpr int kWaitMs = 60000;
 
 // A job that runs until its flag is set (or the guard passes), noting that it was stopped.
-LatestOnlyRunner::Job untilStopped(std::shared_ptr<std::atomic<bool>> sawStop) {
-    return [sawStop](const StopFlag& stop) -> std::shared_ptr<const void> {
+LatestOnlyRunner<int>::Job untilStopped(std::shared_ptr<std::atomic<bool>> sawStop) {
+    return [sawStop](const StopFlag& stop) -> std::shared_ptr<const int> {
         const auto until = std::chrono::steady_clock::now() + kGuard;
         while (std::chrono::steady_clock::now() < until) {
             if (stop.load()) {
@@ -41,10 +41,10 @@ class LatestOnlyRunnerTest : public QObject {
 
 private slots:
     void cancelStopsTheRunningJob() {
-        LatestOnlyRunner runner;
-        QSignalSpy cancelled(&runner, &LatestOnlyRunner::cancelled);
-        QSignalSpy finished(&runner, &LatestOnlyRunner::finished);
-        QSignalSpy failed(&runner, &LatestOnlyRunner::failed);
+        LatestOnlyRunner<int> runner;
+        QSignalSpy cancelled(&runner, &LatestOnlyRunnerBase::cancelled);
+        QSignalSpy finished(&runner, &LatestOnlyRunnerBase::finished);
+        QSignalSpy failed(&runner, &LatestOnlyRunnerBase::failed);
         auto sawStop = std::make_shared<std::atomic<bool>>(false);
         runner.request(untilStopped(sawStop));
         QVERIFY(runner.busy());
@@ -57,24 +57,22 @@ private slots:
     }
 
     void aNewerRequestStopsTheRunningJobAndDeliversItsOwn() {
-        LatestOnlyRunner runner;
-        QSignalSpy finished(&runner, &LatestOnlyRunner::finished);
+        LatestOnlyRunner<int> runner;
+        QSignalSpy finished(&runner, &LatestOnlyRunnerBase::finished);
         auto sawStop = std::make_shared<std::atomic<bool>>(false);
         runner.request(untilStopped(sawStop));
-        runner.request([](const StopFlag&) -> std::shared_ptr<const void> {
-            return std::make_shared<int>(42);
-        });
+        runner.request([](const StopFlag&) { return std::make_shared<const int>(42); });
         QVERIFY(finished.wait(kWaitMs));
         QVERIFY(sawStop->load());
         QCOMPARE(finished.size(), 1);
-        const auto result = finished.front().front().value<std::shared_ptr<const void>>();
-        QCOMPARE(*std::static_pointer_cast<const int>(result), 42);
+        QVERIFY(runner.result());
+        QCOMPARE(*runner.result(), 42);
     }
 
     void aJobThatFailsReportsItsMessage() {
-        LatestOnlyRunner runner;
-        QSignalSpy failed(&runner, &LatestOnlyRunner::failed);
-        runner.request([](const StopFlag&) -> std::shared_ptr<const void> {
+        LatestOnlyRunner<int> runner;
+        QSignalSpy failed(&runner, &LatestOnlyRunnerBase::failed);
+        runner.request([](const StopFlag&) -> std::shared_ptr<const int> {
             throw std::runtime_error("no such topology");
         });
         QVERIFY(failed.wait(kWaitMs));

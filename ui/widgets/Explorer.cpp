@@ -84,7 +84,7 @@ Explorer::Explorer(MainWindow& window, const Scenario& initial)
     : QObject(&window)
     , window_(window)
     , document_(new ScenarioDocument(initial, this))
-    , runner_(new LatestOnlyRunner(this)) {
+    , runner_(new LatestOnlyRunner<TrainingAnalysis>(this)) {
     buildDocks();
     buildMenus();
     autosave_ = new QTimer(this);
@@ -101,10 +101,9 @@ Explorer::Explorer(MainWindow& window, const Scenario& initial)
     connect(
         controls_, &ControlPanel::edited, this,
         [this](const Scenario& scenario, const QString& what) { document_->edit(scenario, what); });
-    connect(runner_, &LatestOnlyRunner::finished, this, [this](std::shared_ptr<const void> result) {
-        showAnalysis(std::static_pointer_cast<const TrainingAnalysis>(result));
-    });
-    connect(runner_, &LatestOnlyRunner::failed, this, [this](const QString& message) {
+    connect(runner_, &LatestOnlyRunnerBase::finished, this,
+            [this] { showAnalysis(runner_->result()); });
+    connect(runner_, &LatestOnlyRunnerBase::failed, this, [this](const QString& message) {
         // The charts keep the last valid configuration, marked; the problem shows by its control,
         // and the memory bar what a configuration refused for HBM would need.
         controls_->showProblem(message);
@@ -317,10 +316,9 @@ ChartKind Explorer::currentChart() const {
 
 void Explorer::requestAnalysis() {
     // The analytic model takes milliseconds: it runs to the end, not checking the flag.
-    runner_->request(
-        [scenario = document_->scenario()](const StopFlag&) -> std::shared_ptr<const void> {
-            return std::make_shared<TrainingAnalysis>(analyzeTraining(scenario));
-        });
+    runner_->request([scenario = document_->scenario()](const StopFlag&) {
+        return std::make_shared<const TrainingAnalysis>(analyzeTraining(scenario));
+    });
 }
 
 void Explorer::showAnalysis(std::shared_ptr<const TrainingAnalysis> analysis) {

@@ -18,7 +18,7 @@ namespace podscope::ui {
 class BatchChart;
 class BreakdownChart;
 class ControlPanel;
-class LatestOnlyRunner;
+template <class Result> class LatestOnlyRunner;
 class LayerTimeChart;
 class LinkUseChart;
 class MainWindow;
@@ -102,7 +102,7 @@ private:
 
     MainWindow& window_;
     ScenarioDocument* document_;
-    LatestOnlyRunner* runner_;
+    LatestOnlyRunner<TrainingAnalysis>* runner_;
     ControlPanel* controls_ = nullptr;
     ThroughputChart* throughput_ = nullptr;
     BreakdownChart* breakdown_ = nullptr;

@@ -7,16 +7,16 @@ namespace podscope::ui {
 namespace {
 
 struct Outcome {
-    std::shared_ptr<const void> result;
+    std::function<void()> deliver; // empty when the job failed
     QString error;
 };
 
 } // namespace
 
-LatestOnlyRunner::LatestOnlyRunner(QObject* parent)
+LatestOnlyRunnerBase::LatestOnlyRunnerBase(QObject* parent)
     : QObject(parent) {}
 
-void LatestOnlyRunner::request(Job job) {
+void LatestOnlyRunnerBase::requestErased(ErasedJob job) {
     if (running_) {
         pending_ = std::move(job);
         ++generation_;
@@ -26,7 +26,7 @@ void LatestOnlyRunner::request(Job job) {
     launch(std::move(job));
 }
 
-void LatestOnlyRunner::cancel() {
+void LatestOnlyRunnerBase::cancel() {
     if (running_ || pending_) {
         ++generation_;
         if (stopRunning_) {
@@ -37,7 +37,7 @@ void LatestOnlyRunner::cancel() {
     }
 }
 
-void LatestOnlyRunner::launch(Job job) {
+void LatestOnlyRunnerBase::launch(ErasedJob job) {
     running_ = true;
     const quint64 generation = ++generation_;
     stopRunning_ = std::make_shared<StopFlag>(false);
@@ -54,8 +54,9 @@ void LatestOnlyRunner::launch(Job job) {
         if (generation != generation_) {
             return; // superseded or cancelled
         }
-        if (outcome.result) {
-            emit finished(outcome.result);
+        if (outcome.deliver) {
+            outcome.deliver();
+            emit finished();
         } else {
             emit failed(outcome.error);
         }

@@ -74,8 +74,8 @@ MainWindow::MainWindow(const Scenario& training, bool withView, QWidget* parent)
     , scenario_(initialView(training))
     , training_(training) {
     setWindowTitle(QStringLiteral("PodScope"));
-    runner_ = new LatestOnlyRunner(this);
-    stepRunner_ = new LatestOnlyRunner(this);
+    runner_ = new LatestOnlyRunner<ScenarioRun>(this);
+    stepRunner_ = new LatestOnlyRunner<StepRun>(this);
     if (withView) {
         view_ = new VtkView(this);
         view_->setMinimumSize(320, 160); // the step replay's timeline panel shares the column
@@ -93,46 +93,45 @@ MainWindow::MainWindow(const Scenario& training, bool withView, QWidget* parent)
     timer_.setTimerType(Qt::PreciseTimer);
     timer_.setInterval(16);
     connect(&timer_, &QTimer::timeout, this, &MainWindow::tick);
-    connect(runner_, &LatestOnlyRunner::started, this, [this] {
+    connect(runner_, &LatestOnlyRunnerBase::started, this, [this] {
         progress_->setVisible(true);
         cancel_->setVisible(true);
         status_->setText(tr("Simulating %1 ...").arg(QString::fromStdString(scenario_.topology)));
     });
-    connect(runner_, &LatestOnlyRunner::finished, this, [this](std::shared_ptr<const void> result) {
+    connect(runner_, &LatestOnlyRunnerBase::finished, this, [this] {
         progress_->setVisible(false);
         cancel_->setVisible(false);
-        showRun(std::static_pointer_cast<const ScenarioRun>(result));
+        showRun(runner_->result());
     });
-    connect(runner_, &LatestOnlyRunner::failed, this, [this](const QString& message) {
+    connect(runner_, &LatestOnlyRunnerBase::failed, this, [this](const QString& message) {
         progress_->setVisible(false);
         cancel_->setVisible(false);
         status_->setText(tr("Simulation failed: %1").arg(message));
         emit runFailed(message);
     });
-    connect(runner_, &LatestOnlyRunner::cancelled, this, [this] {
+    connect(runner_, &LatestOnlyRunnerBase::cancelled, this, [this] {
         progress_->setVisible(false);
         cancel_->setVisible(false);
         status_->setText(tr("Simulation cancelled; showing the previous result"));
     });
-    connect(stepRunner_, &LatestOnlyRunner::started, this, [this] {
+    connect(stepRunner_, &LatestOnlyRunnerBase::started, this, [this] {
         progress_->setVisible(true);
         cancel_->setVisible(true);
         status_->setText(tr("Simulating the training step on every chip ..."));
     });
-    connect(stepRunner_, &LatestOnlyRunner::finished, this,
-            [this](std::shared_ptr<const void> result) {
-                progress_->setVisible(runner_->busy());
-                cancel_->setVisible(runner_->busy());
-                showStepRun(std::static_pointer_cast<const StepRun>(result));
-            });
-    connect(stepRunner_, &LatestOnlyRunner::failed, this, [this](const QString& message) {
+    connect(stepRunner_, &LatestOnlyRunnerBase::finished, this, [this] {
+        progress_->setVisible(runner_->busy());
+        cancel_->setVisible(runner_->busy());
+        showStepRun(stepRunner_->result());
+    });
+    connect(stepRunner_, &LatestOnlyRunnerBase::failed, this, [this](const QString& message) {
         progress_->setVisible(runner_->busy());
         cancel_->setVisible(runner_->busy());
         status_->setText(tr("Step simulation failed: %1").arg(message));
         emit stepRunFailed(message);
         emit runFailed(message);
     });
-    connect(stepRunner_, &LatestOnlyRunner::cancelled, this, [this] {
+    connect(stepRunner_, &LatestOnlyRunnerBase::cancelled, this, [this] {
         progress_->setVisible(runner_->busy());
         cancel_->setVisible(runner_->busy());
         status_->setText(stepRun_ ? tr("Step simulation cancelled; showing the previous step")
@@ -332,8 +331,8 @@ void MainWindow::buildControls() {
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(cancel_);
 
-    connect(cancel_, &QPushButton::clicked, runner_, &LatestOnlyRunner::cancel);
-    connect(cancel_, &QPushButton::clicked, stepRunner_, &LatestOnlyRunner::cancel);
+    connect(cancel_, &QPushButton::clicked, runner_, &LatestOnlyRunnerBase::cancel);
+    connect(cancel_, &QPushButton::clicked, stepRunner_, &LatestOnlyRunnerBase::cancel);
     connect(replayBox_, &QComboBox::currentIndexChanged, this, [this](int index) {
         setReplayKind(parseReplayKind(replayBox_->itemData(index).toString().toStdString()));
     });
@@ -532,9 +531,8 @@ void MainWindow::showScenario(const ViewScenario& scenario) {
 }
 
 void MainWindow::requestRun() {
-    runner_->request([scenario = scenario_](const StopFlag& stop) -> std::shared_ptr<const void> {
-        return runScenario(scenario, &stop);
-    });
+    runner_->request(
+        [scenario = scenario_](const StopFlag& stop) { return runScenario(scenario, &stop); });
 }
 
 void MainWindow::showRun(std::shared_ptr<const ScenarioRun> run) {
@@ -659,8 +657,7 @@ void MainWindow::requestStepRun() {
     if (!training_) {
         return;
     }
-    stepRunner_->request([training = *training_,
-                          kind = replayKind_](const StopFlag& stop) -> std::shared_ptr<const void> {
+    stepRunner_->request([training = *training_, kind = replayKind_](const StopFlag& stop) {
         return runStep(training, kind, &stop);
     });
 }

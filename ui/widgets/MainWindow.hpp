@@ -28,7 +28,7 @@ class DemoPlayer;
 class Explorer;
 class TuneDialog;
 class LegendWidget;
-class LatestOnlyRunner;
+template <class Result> class LatestOnlyRunner;
 class TimelinePanel;
 class VtkView;
 
@@ -167,14 +167,14 @@ private:
     std::optional<Scenario> training_;
     std::shared_ptr<const StepRun> stepRun_;
     std::unique_ptr<StepColoring> stepColoring_;
-    LatestOnlyRunner* stepRunner_ = nullptr;
+    LatestOnlyRunner<StepRun>* stepRunner_ = nullptr;
     TimelinePanel* timelinePanel_ = nullptr;
     QComboBox* replayBox_ = nullptr;
     double timeS_ = 0;
     double speed_ = 1;
     ChipId selected_ = -1;
 
-    LatestOnlyRunner* runner_ = nullptr;
+    LatestOnlyRunner<ScenarioRun>* runner_ = nullptr;
     Explorer* explorer_ = nullptr;
     TuneDialog* tuneDialog_ = nullptr;
     DemoPlayer* demos_ = nullptr;
