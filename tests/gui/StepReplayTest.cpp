@@ -191,6 +191,30 @@ private slots:
     }
 
     // Cancel: the running simulation's result never shows; the previous step stays.
+    // A step the core could not simulate leaves the previous one on screen, marked, with the
+    // whole message (not a status-bar line cut at the window's edge); the next step clears it.
+    void aFailedStepMarksTheReplayStaleWithTheWholeMessage() {
+        MainWindow& window = stepWindow();
+        QVERIFY(!window.showsStaleMark());
+        const QString message = QStringLiteral(
+            "contention: the 19 gradient buckets together would take the event engine more than "
+            "2000000 ring steps; this message is long enough to be cut in a status bar");
+        window.showStepFailure(message);
+        QVERIFY(window.showsStaleMark());
+        QVERIFY2(window.staleMarkText().contains(message), qPrintable(window.staleMarkText()));
+        QVERIFY(window.staleMarkText().startsWith("The replay shows the previous step"));
+        window.setStale(true); // a refused configuration says so first
+        QVERIFY(window.staleMarkText().contains("refused"));
+        window.setStale(false);
+        QVERIFY(window.staleMarkText().contains(message));
+        QSignalSpy step(&window, &MainWindow::stepRunShown);
+        Scenario other = resnet();
+        other.globalBatch /= 2;
+        window.showTraining(other);
+        QVERIFY(step.wait(60000));
+        QVERIFY(!window.showsStaleMark());
+    }
+
     void cancelKeepsThePreviousStep() {
         MainWindow& window = stepWindow();
         const StepRun* before = window.stepRun();

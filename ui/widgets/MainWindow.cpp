@@ -127,7 +127,8 @@ MainWindow::MainWindow(const Scenario& training, bool withView, QWidget* parent)
     connect(stepRunner_, &LatestOnlyRunnerBase::failed, this, [this](const QString& message) {
         progress_->setVisible(runner_->busy());
         cancel_->setVisible(runner_->busy());
-        status_->setText(tr("Step simulation failed: %1").arg(message));
+        status_->setText(tr("Step simulation failed (see the note above the view)"));
+        showStepFailure(message);
         emit stepRunFailed(message);
         emit runFailed(message);
     });
@@ -502,9 +503,12 @@ int MainWindow::legendDockHeight() const {
            fontMetrics().height() * 3;
 }
 
+QString MainWindow::staleMarkLabelText() {
+    return tr("Showing the last valid result: this configuration is refused (see Configuration)");
+}
+
 QLabel* MainWindow::staleMarkLabel() {
-    auto* label = new QLabel(
-        tr("Showing the last valid result: this configuration is refused (see Configuration)"));
+    auto* label = new QLabel(staleMarkLabelText());
     label->setObjectName("staleMark");
     label->setWordWrap(true);
     label->setStyleSheet(
@@ -515,11 +519,33 @@ QLabel* MainWindow::staleMarkLabel() {
 }
 
 void MainWindow::setStale(bool stale) {
-    staleView_->setVisible(stale);
+    refusedStale_ = stale;
+    updateStaleMark();
+}
+
+void MainWindow::showStepFailure(const QString& message) {
+    stepFailure_ = message;
+    updateStaleMark();
+}
+
+void MainWindow::updateStaleMark() {
+    if (refusedStale_) {
+        staleView_->setText(staleMarkLabelText());
+    } else if (!stepFailure_.isEmpty()) {
+        staleView_->setText(
+            tr("The replay shows the previous step: this configuration's step could not be "
+               "simulated: %1")
+                .arg(stepFailure_));
+    }
+    staleView_->setVisible(refusedStale_ || !stepFailure_.isEmpty());
 }
 
 bool MainWindow::showsStaleMark() const {
     return !staleView_->isHidden();
+}
+
+QString MainWindow::staleMarkText() const {
+    return staleView_->text();
 }
 
 void MainWindow::showScenario(const ViewScenario& scenario) {
@@ -665,6 +691,7 @@ void MainWindow::requestStepRun() {
 void MainWindow::showStepRun(std::shared_ptr<const StepRun> run) {
     const double fraction = durationUs() > 0 ? timeS_ / (durationUs() * 1e-6) : 0.3;
     const auto previous = std::exchange(stepRun_, std::move(run)); // alive until recoloured
+    showStepFailure({});
     timelinePanel_->setRun(stepRun_);
     timelinePanel_->setChip(std::max<ChipId>(selected_, 0));
     status_->setText(tr("Training step of %1 chips simulated in %2 ms: %3 per step")

@@ -106,9 +106,14 @@ public:
     QLabel* headline() const { return headline_; }
     // Marks the 3-D view as showing the last valid result (the configuration is refused).
     void setStale(bool stale);
+    // Marks the step replay as showing the previous step: this configuration's step could not
+    // be simulated (the whole message in the mark, not the status bar). A new step clears it.
+    void showStepFailure(const QString& message);
     bool showsStaleMark() const;
+    QString staleMarkText() const;
     // A label saying "showing the last valid result", hidden, for above a view or the charts.
     static QLabel* staleMarkLabel();
+    static QString staleMarkLabelText();
 
     // Classroom mode: the presentation layout (3-D view, chart in front, demo caption in a
     // large font; no configuration panel, menus or toolbar) and full screen. F5 enters both,
@@ -144,6 +149,7 @@ private:
     void rebuildScene();
     void requestStepRun();
     void showStepRun(std::shared_ptr<const StepRun> run);
+    void updateStaleMark();
     // The topology the scene is built from: the step's in the step replay, else the collective's.
     const Topology* sceneTopology() const;
     void rebuildColorings();
@@ -186,6 +192,8 @@ private:
     QLabel* status_ = nullptr;
     QLabel* headline_ = nullptr;
     QLabel* staleView_ = nullptr;
+    bool refusedStale_ = false; // the configuration is refused (setStale)
+    QString stepFailure_;       // why the shown step is not this configuration's, if it is not
     QToolBar* toolbar_ = nullptr;
     bool presentation_ = false;
     bool closeConfirmed_ = false; // the user chose Save or Discard about unsaved changes
