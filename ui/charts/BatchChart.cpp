@@ -275,7 +275,7 @@ void BatchChart::placeRegionLabels() {
     if (plot.isEmpty()) {
         return;
     }
-    const QFont font = figureFont(FigureFont::ValueLabel);
+    const QFont font = frame_->font(FigureFont::ValueLabel);
     const QFontMetricsF metrics(font);
     // Inside the top of each region, where it is wide enough; a second region's label a line
     // lower, so that overlapping regions keep their labels apart.

@@ -78,6 +78,30 @@ void FigureLegend::setEntries(std::vector<LegendEntry> entries) {
     update();
 }
 
+void FigureLegend::setFont(const QFont& font) {
+    if (font != font_) {
+        prepareGeometryChange();
+        font_ = font;
+        positions_.clear();
+        update();
+    }
+}
+
+QSizeF FigureLegend::layOutColumn() {
+    prepareGeometryChange();
+    const QFontMetricsF metrics(font_);
+    const qreal rowHeight = metrics.height() * 1.35;
+    positions_.assign(entries_.size(), QPointF());
+    qreal widest = 0;
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
+        positions_[i] = QPointF(0, static_cast<qreal>(i) * rowHeight);
+        widest = std::max(widest, entryWidth(entries_[i]));
+    }
+    size_ = QSizeF(widest, static_cast<qreal>(entries_.size()) * rowHeight);
+    update();
+    return size_;
+}
+
 qreal FigureLegend::entryWidth(const LegendEntry& entry) const {
     const QFontMetricsF metrics(font_);
     const qreal symbol = metrics.height() * 2;
