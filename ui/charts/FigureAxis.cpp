@@ -47,6 +47,19 @@ void FigureAxis::fitTitle(double lengthPx) {
     QFont font = figureFont(FigureFont::AxisTitle, textScale_);
     QStringList lines;
     const int smallest = std::min(kSmallestTitlePixels, font.pixelSize());
+    // A horizontal title of two lines makes Qt squeeze a short figure's axes (it gives them
+    // at most 40 % of the height) and elide the title: a small figure's horizontal title
+    // shrinks a little to stay on one line first.
+    const bool shrinkFirst = orientation_ == Qt::Horizontal && textScale_ < 1;
+    const int smallestOneLine = std::max(1, font.pixelSize() - 2);
+    for (int pixels = font.pixelSize(); shrinkFirst && pixels >= smallestOneLine; --pixels) {
+        QFont smaller = font;
+        smaller.setPixelSize(pixels);
+        if (QFontMetricsF(smaller).horizontalAdvance(title_) <= room) {
+            font = smaller;
+            break;
+        }
+    }
     for (int pixels = font.pixelSize(); pixels >= smallest; --pixels) {
         font.setPixelSize(pixels);
         lines = wrapWords(title_, font, room);

@@ -29,6 +29,7 @@ constexpr qreal kMostLegendBelow = 0.16;
 constexpr qreal kMostLegendBeside = 0.34;
 constexpr qreal kMostLegendBesideHeight = 0.8;
 constexpr int kLegendGap = 10;
+constexpr qreal kStripAspect = 3;
 
 QStringList escaped(QStringList lines) {
     for (QString& line : lines) {
@@ -143,7 +144,9 @@ void FigureFrame::fitToSize() {
     QMargins margins = kMargins;
     legendBeside_ = false;
     qreal below = legend_->entries().empty() ? 0 : legend_->layOut(width);
-    if (below > kMostLegendBelow * size.height()) {
+    // A wide strip (the chart dock) gains more height from a column than it loses width.
+    const bool strip = size.width() >= kStripAspect * size.height();
+    if (below > kMostLegendBelow * size.height() || (below > 0 && strip)) {
         const QSizeF column = legend_->layOutColumn();
         if (column.width() <= kMostLegendBeside * width &&
             column.height() <= kMostLegendBesideHeight * size.height()) {
