@@ -135,6 +135,10 @@ void FigureFrame::fitToSize() {
             html += "<br>" + subtitleSpan.arg(escaped(subtitleLines).join("<br>"));
         }
     }
+    // A blank line of half a tick label's height under the title: the value axis' top label
+    // stands half its height above the plot, which Qt's layout does not leave room for.
+    html += QString("<div style=\"font-size:%1px\">&nbsp;</div>")
+                .arg((font(FigureFont::TickLabel).pixelSize() + 1) / 2);
     html += "</div>";
     if (chart_->title() != html) {
         chart_->setTitle(html);

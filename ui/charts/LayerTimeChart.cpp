@@ -190,8 +190,8 @@ void LayerTimeChart::labelBars() {
         for (const auto& [index, text] : candidates) {
             const qreal centre = (index + 0.5) * pitch;
             const qreal half = metrics.horizontalAdvance(text) / 2 + gap / 2;
-            const bool inside =
-                centre - half >= -pitch / 2 && centre + half <= plot.width() + pitch / 2;
+            // Within the plot's width: past its left edge lie the time axis' labels.
+            const bool inside = centre - half >= 0 && centre + half <= plot.width();
             const bool free = std::ranges::none_of(taken, [&](const auto& extent) {
                 return centre - half < extent.second && centre + half > extent.first;
             });
