@@ -19,7 +19,7 @@ namespace {
 // The chart's margins without the legend's band.
 constexpr QMargins kMargins(8, 6, 12, 6);
 // Room the title's text document keeps around its text, and a little more.
-constexpr qreal kTitleSlack = 16;
+constexpr qreal kTitleSlack = 24;
 // Charts shorter than this (logical pixels) put title and subtitle on one line when they fit.
 constexpr qreal kShortChart = 320;
 // A legend under the plot may take this share of the figure's height; past it, one column
