@@ -7,6 +7,7 @@
 #include "view/ScenarioRun.hpp"
 #include "view/TrainingAnalysis.hpp"
 #include "widgets/Explorer.hpp"
+#include "widgets/ExportDialogs.hpp"
 #include "widgets/ExportMenu.hpp"
 #include "widgets/MainWindow.hpp"
 
@@ -17,6 +18,7 @@
 #include <QMenu>
 #include <QProcess>
 #include <QSet>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -104,6 +106,46 @@ private slots:
         run_ = runScenario(gradientSyncView(analysis_.scenario, analysis_.result));
     }
 
+    // Issue 23: File > Export offers journal and slide sizes at 300 DPI beside the on-screen
+    // one, and starts where the last export went, at the size last chosen.
+    void chartExportOffersPrintSizesAndRemembersFolderAndSize() {
+        const auto presets = chartExportPresets({1596, 193});
+        QStringList names;
+        bool single = false, twoColumns = false, slide = false, screen = false;
+        for (const auto& [name, size] : presets) {
+            names << name;
+            const double inches = size.pixels.width() / double(size.dpi);
+            single |= name.startsWith("Single column") && inches == 3.5 && size.dpi == 300;
+            twoColumns |= name.startsWith("Double column") && inches == 7 && size.dpi == 300;
+            slide |= name.startsWith("Slide") && std::abs(inches - 13.33) < 0.01 &&
+                     std::abs(size.pixels.height() / double(size.dpi) - 7.5) < 1e-9;
+            screen |= size.pixels == QSize(1596, 193) && size.dpi == 96;
+        }
+        QVERIFY2(single && twoColumns && slide && screen, qPrintable(names.join(", ")));
+        QVERIFY2(names.contains("Single column (3.5 x 2.33 in)"), qPrintable(names.join(", ")));
+        // A chart not on screen offers no on-screen size.
+        for (const auto& [name, size] : chartExportPresets({})) {
+            QVERIFY(!name.startsWith("On-screen"));
+        }
+        // Remembered across the settings (the test mode keeps them out of the user's own).
+        QSettings().clear();
+        QCOMPARE(lastExportFolder(), QString());
+        QCOMPARE(lastChartExportSize().pixels, kDoubleColumnSize.pixels); // nothing chosen yet
+        rememberExportFolder(dir_.filePath("figure.pdf"));
+        QCOMPARE(lastExportFolder(), QFileInfo(dir_.path()).absoluteFilePath());
+        rememberExportFolder(dir_.path()); // a folder itself (the report)
+        QCOMPARE(lastExportFolder(), QFileInfo(dir_.path()).absoluteFilePath());
+        rememberChartExportSize(kSingleColumnSize);
+        QCOMPARE(lastChartExportSize().pixels, kSingleColumnSize.pixels);
+        QCOMPARE(lastChartExportSize().dpi, 300);
+        // A folder since removed is not offered.
+        QDir gone(dir_.filePath("gone"));
+        QVERIFY(QDir().mkpath(gone.path()));
+        rememberExportFolder(gone.path());
+        QVERIFY(gone.removeRecursively());
+        QCOMPARE(lastExportFolder(), QString());
+    }
+
     void pngHasTheRequestedPixelsAndDpi_data() {
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QSize>("pixels");
@@ -143,7 +185,8 @@ private slots:
         if (rsvg.isEmpty()) {
             QSKIP("rsvg-convert (librsvg2-bin) is not installed");
         }
-        for (const QString kind : {"scaling", "breakdown", "batch", "links", "layers", "roofline"}) {
+        for (const QString kind :
+             {"scaling", "breakdown", "batch", "links", "layers", "roofline"}) {
             const QString path = dir_.filePath(kind + ".svg");
             const QString problem =
                 exportChart(*parseChartKind(kind), data(), path, QSize(1600, 1000), 200);
@@ -166,7 +209,8 @@ private slots:
         if (pdftoppm.isEmpty()) {
             QSKIP("pdftoppm (poppler-utils) is not installed");
         }
-        for (const QString kind : {"scaling", "breakdown", "batch", "links", "layers", "roofline"}) {
+        for (const QString kind :
+             {"scaling", "breakdown", "batch", "links", "layers", "roofline"}) {
             const QString path = dir_.filePath(kind + ".pdf");
             const QString problem =
                 exportChart(*parseChartKind(kind), data(), path, QSize(1600, 1000), 200);

@@ -102,9 +102,9 @@ BatchChart::BatchChart(QWidget* parent)
     frame_->addAxis(batch_, Qt::AlignBottom);
     frame_->addAxis(timeAxis_, Qt::AlignLeft);
     frame_->addAxis(epochsAxis_, Qt::AlignRight);
-    for (QAbstractSeries* series : std::initializer_list<QAbstractSeries*>{
-             extrapolatedBelow_, extrapolatedAbove_, hbm_, critical_, time_, fastest_, current_,
-             measured_}) {
+    for (QAbstractSeries* series :
+         std::initializer_list<QAbstractSeries*>{extrapolatedBelow_, extrapolatedAbove_, hbm_,
+                                                 critical_, time_, fastest_, current_, measured_}) {
         series->attachAxis(batch_->axis());
         series->attachAxis(timeAxis_->axis());
     }
@@ -133,7 +133,8 @@ BatchChart::BatchChart(QWidget* parent)
             QToolTip::hideText();
             return;
         }
-        QStringList lines{tr("Does not fit in HBM (%1 per core):").arg(gib(figure_.hbmCapacityBytes))};
+        QStringList lines{
+            tr("Does not fit in HBM (%1 per core):").arg(gib(figure_.hbmCapacityBytes))};
         for (const auto& r : figure_.refused) {
             lines << tr("global batch %1 needs %2")
                          .arg(QString::fromStdString(groupDigits(r.batch)), gib(r.needsBytes));
@@ -275,7 +276,7 @@ void BatchChart::placeRegionLabels() {
     if (plot.isEmpty()) {
         return;
     }
-    const QFont font = figureFont(FigureFont::ValueLabel);
+    const QFont font = frame_->font(FigureFont::ValueLabel);
     const QFontMetricsF metrics(font);
     // Inside the top of each region, where it is wide enough; a second region's label a line
     // lower, so that overlapping regions keep their labels apart.

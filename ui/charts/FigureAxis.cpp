@@ -44,9 +44,23 @@ void FigureAxis::fitTitle(double lengthPx) {
     // axis too short for a word of the title (the app's chart dock on a small screen), a
     // smaller font rather than a cut title.
     const double room = lengthPx - 12;
-    QFont font = figureFont(FigureFont::AxisTitle);
+    QFont font = figureFont(FigureFont::AxisTitle, textScale_);
     QStringList lines;
-    for (int pixels = font.pixelSize(); pixels >= kSmallestTitlePixels; --pixels) {
+    const int smallest = std::min(kSmallestTitlePixels, font.pixelSize());
+    // A horizontal title of two lines makes Qt squeeze a short figure's axes (it gives them
+    // at most 40 % of the height) and elide the title: a small figure's horizontal title
+    // shrinks a little to stay on one line first.
+    const bool shrinkFirst = orientation_ == Qt::Horizontal && textScale_ < 1;
+    const int smallestOneLine = std::max(1, font.pixelSize() - 2);
+    for (int pixels = font.pixelSize(); shrinkFirst && pixels >= smallestOneLine; --pixels) {
+        QFont smaller = font;
+        smaller.setPixelSize(pixels);
+        if (QFontMetricsF(smaller).horizontalAdvance(title_) <= room) {
+            font = smaller;
+            break;
+        }
+    }
+    for (int pixels = font.pixelSize(); pixels >= smallest; --pixels) {
         font.setPixelSize(pixels);
         lines = wrapWords(title_, font, room);
         // Only a word wider than the axis makes a line wider than it.
@@ -67,6 +81,15 @@ void FigureAxis::fitTitle(double lengthPx) {
     if (axis_->titleText() != html) {
         axis_->setTitleText(html);
     }
+}
+
+void FigureAxis::setTextScale(double scale) {
+    if (scale == textScale_) {
+        return;
+    }
+    textScale_ = scale;
+    axis_->setLabelsFont(figureFont(FigureFont::TickLabel, scale));
+    ticks_ = {}; // the labels' widths changed: choose again
 }
 
 void FigureAxis::setScale(Scale scale) {

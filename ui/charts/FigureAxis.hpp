@@ -32,6 +32,10 @@ public:
     // longer than the axis, rather than cut.
     void setTitle(const QString& title);
 
+    // The text scale of the figure (figureTextScale): tick labels and title at that scale.
+    // Takes effect at the next fit().
+    void setTextScale(double scale);
+
     // For a chart whose quantity changes (chips or chip-seconds): takes effect at setData().
     void setScale(Scale scale);
 
@@ -56,6 +60,7 @@ private:
     Scale effective_;
     NumberStyle numbers_;
     QString title_;
+    double textScale_ = 1;
     double low_ = 0;
     double high_ = 1;
     AxisTicks ticks_;

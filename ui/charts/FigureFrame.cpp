@@ -5,10 +5,13 @@
 #include "charts/FigureStyle.hpp"
 #include "charts/WordWrap.hpp"
 
+#include <QAbstractAxis>
 #include <QCategoryAxis>
 #include <QChart>
 #include <QFontMetricsF>
 #include <QStringList>
+#include <algorithm>
+#include <cmath>
 
 namespace podscope::ui {
 namespace {
@@ -16,9 +19,17 @@ namespace {
 // The chart's margins without the legend's band.
 constexpr QMargins kMargins(8, 6, 12, 6);
 // Room the title's text document keeps around its text, and a little more.
-constexpr qreal kTitleSlack = 16;
+constexpr qreal kTitleSlack = 24;
 // Charts shorter than this (logical pixels) put title and subtitle on one line when they fit.
 constexpr qreal kShortChart = 320;
+// A legend under the plot may take this share of the figure's height; past it, one column
+// beside the plot when that column takes at most kMostLegendBeside of the width (and fits
+// kMostLegendBesideHeight of the height), else rows under it all the same.
+constexpr qreal kMostLegendBelow = 0.16;
+constexpr qreal kMostLegendBeside = 0.34;
+constexpr qreal kMostLegendBesideHeight = 0.8;
+constexpr int kLegendGap = 10;
+constexpr qreal kStripAspect = 3;
 
 QStringList escaped(QStringList lines) {
     for (QString& line : lines) {
@@ -58,13 +69,51 @@ void FigureFrame::refresh() {
     fitAxes();
 }
 
+void FigureFrame::applyTextScale() {
+    const QFont title = font(FigureFont::Title);
+    if (chart_->titleFont() != title) {
+        chart_->setTitleFont(title);
+    }
+    legend_->setFont(font(FigureFont::Legend));
+    const QFont ticks = font(FigureFont::TickLabel);
+    const QFont axisTitle = font(FigureFont::AxisTitle);
+    for (QAbstractAxis* axis : chart_->axes()) {
+        const bool figureAxis = std::ranges::any_of(
+            axes_, [axis](const auto& registered) { return registered.first->axis() == axis; });
+        if (figureAxis) {
+            continue; // fits its own title
+        }
+        if (axis->labelsFont() != ticks) {
+            axis->setLabelsFont(ticks);
+        }
+        if (axis->titleFont() != axisTitle) {
+            axis->setTitleFont(axisTitle);
+        }
+    }
+    for (const auto& [axis, orientation] : axes_) {
+        axis->setTextScale(textScale_);
+    }
+}
+
 void FigureFrame::fitToSize() {
-    const qreal width = chart_->size().width() - kMargins.left() - kMargins.right();
+    const QSizeF size = chart_->size();
+    const qreal width = size.width() - kMargins.left() - kMargins.right();
     if (width <= 0) {
         return;
     }
-    const QFont titleFont = figureFont(FigureFont::Title);
-    const QFont subtitleFont = figureFont(FigureFont::Subtitle);
+    textScale_ = figureTextScale(size);
+    applyTextScale();
+    const QFont titleFont = font(FigureFont::Title);
+    const QFont subtitleFont = font(FigureFont::Subtitle);
+    const qreal room = width - kTitleSlack;
+    // A small figure keeps the topic of a "Topic: what against what" title on one line rather
+    // than the whole title on two (the caption says the rest).
+    QString title = title_;
+    const qsizetype colon = title_.indexOf(QStringLiteral(": "));
+    if (textScale_ < 1 && colon > 0 && wrapWords(title_, titleFont, room).size() > 1 &&
+        QFontMetricsF(titleFont).horizontalAdvance(title_.left(colon)) <= room) {
+        title = title_.left(colon);
+    }
     const QString separator = QString::fromUtf8("  \xC2\xB7  ");
     const QString subtitleSpan =
         QString("<span style=\"font-size:%1px; font-weight:normal\">%2</span>")
@@ -73,32 +122,66 @@ void FigureFrame::fitToSize() {
     // A short chart (the app's chart dock) keeps its plot tall enough by putting the subtitle
     // beside the title when the line has room for both.
     const bool oneLine =
-        chart_->size().height() < kShortChart && !subtitle_.isEmpty() &&
-        QFontMetricsF(titleFont).horizontalAdvance(title_) +
+        (size.height() < kShortChart || textScale_ < 1) && !subtitle_.isEmpty() &&
+        QFontMetricsF(titleFont).horizontalAdvance(title) +
                 QFontMetricsF(subtitleFont).horizontalAdvance(separator + subtitle_) <=
-            width - kTitleSlack;
+            room;
     if (oneLine) {
-        html += title_.toHtmlEscaped() + subtitleSpan.arg((separator + subtitle_).toHtmlEscaped());
+        html += title.toHtmlEscaped() + subtitleSpan.arg((separator + subtitle_).toHtmlEscaped());
     } else {
-        html += escaped(wrapWords(title_, titleFont, width - kTitleSlack)).join("<br>");
-        const QStringList subtitleLines = wrapWords(subtitle_, subtitleFont, width - kTitleSlack);
+        html += escaped(wrapWords(title, titleFont, room)).join("<br>");
+        const QStringList subtitleLines = wrapWords(subtitle_, subtitleFont, room);
         if (!subtitleLines.isEmpty()) {
             html += "<br>" + subtitleSpan.arg(escaped(subtitleLines).join("<br>"));
         }
     }
+    // A blank line of half a tick label's height under the title: the value axis' top label
+    // stands half its height above the plot, which Qt's layout does not leave room for.
+    html += QString("<div style=\"font-size:%1px\">&nbsp;</div>")
+                .arg((font(FigureFont::TickLabel).pixelSize() + 1) / 2);
     html += "</div>";
     if (chart_->title() != html) {
         chart_->setTitle(html);
     }
-    const qreal legendHeight = legend_->entries().empty() ? 0 : legend_->layOut(width);
-    const QMargins margins(kMargins.left(), kMargins.top(), kMargins.right(),
-                           kMargins.bottom() + static_cast<int>(std::ceil(legendHeight)) +
-                               (legendHeight > 0 ? 4 : 0));
+    // Rows under the plot, unless they would take much of a short figure's height and one
+    // column beside the plot leaves it most of the width.
+    QMargins margins = kMargins;
+    legendBeside_ = false;
+    qreal below = legend_->entries().empty() ? 0 : legend_->layOut(width);
+    // A wide strip (the chart dock) gains more height from a column than it loses width.
+    const bool strip = size.width() >= kStripAspect * size.height();
+    if (below > kMostLegendBelow * size.height() || (below > 0 && strip)) {
+        const QSizeF column = legend_->layOutColumn();
+        if (column.width() <= kMostLegendBeside * width &&
+            column.height() <= kMostLegendBesideHeight * size.height()) {
+            legendBeside_ = true;
+            margins.setRight(kMargins.right() + static_cast<int>(std::ceil(column.width())) +
+                             kLegendGap);
+            below = 0;
+        } else {
+            below = legend_->layOut(width);
+        }
+    }
+    if (below > 0) {
+        margins.setBottom(kMargins.bottom() + static_cast<int>(std::ceil(below)) + 4);
+    }
     if (chart_->margins() != margins) {
         chart_->setMargins(margins);
     }
-    legend_->setVisible(legendHeight > 0);
-    legend_->setPos(kMargins.left(), chart_->size().height() - kMargins.bottom() - legendHeight);
+    legend_->setVisible(!legend_->entries().empty());
+    if (legendBeside_) {
+        placeLegendBeside();
+    } else {
+        legend_->setPos(kMargins.left(), size.height() - kMargins.bottom() - below);
+    }
+}
+
+void FigureFrame::placeLegendBeside() {
+    // At the top of the plot, against the figure's right edge (right of any right-hand axis).
+    const QRectF plot = chart_->plotArea();
+    const qreal x = chart_->size().width() - kMargins.right() - legend_->boundingRect().width();
+    const qreal y = plot.isEmpty() ? kMargins.top() : plot.top();
+    legend_->setPos(x, std::max<qreal>(kMargins.top(), y));
 }
 
 void FigureFrame::fitAxes() {
@@ -111,6 +194,9 @@ void FigureFrame::fitAxes() {
         axis->fit(orientation == Qt::Horizontal ? plot.width() : plot.height());
     }
     fitting_ = false;
+    if (legendBeside_) {
+        placeLegendBeside();
+    }
     emit plotAreaFitted();
 }
 

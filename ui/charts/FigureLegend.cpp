@@ -17,6 +17,9 @@
 namespace podscope::ui {
 namespace {
 
+// Rows a little more than a line apart.
+constexpr qreal kRowSpacing = 1.2;
+
 bool anyNonZero(const QBarSet& set) {
     for (int i = 0; i < set.count(); ++i) {
         if (set.at(i) != 0) {
@@ -78,6 +81,30 @@ void FigureLegend::setEntries(std::vector<LegendEntry> entries) {
     update();
 }
 
+void FigureLegend::setFont(const QFont& font) {
+    if (font != font_) {
+        prepareGeometryChange();
+        font_ = font;
+        positions_.clear();
+        update();
+    }
+}
+
+QSizeF FigureLegend::layOutColumn() {
+    prepareGeometryChange();
+    const QFontMetricsF metrics(font_);
+    const qreal rowHeight = metrics.height() * kRowSpacing;
+    positions_.assign(entries_.size(), QPointF());
+    qreal widest = 0;
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
+        positions_[i] = QPointF(0, static_cast<qreal>(i) * rowHeight);
+        widest = std::max(widest, entryWidth(entries_[i]));
+    }
+    size_ = QSizeF(widest, static_cast<qreal>(entries_.size()) * rowHeight);
+    update();
+    return size_;
+}
+
 qreal FigureLegend::entryWidth(const LegendEntry& entry) const {
     const QFontMetricsF metrics(font_);
     const qreal symbol = metrics.height() * 2;
@@ -90,7 +117,7 @@ qreal FigureLegend::layOut(qreal width) {
     positions_.assign(entries_.size(), QPointF());
     const QFontMetricsF metrics(font_);
     const qreal spacing = metrics.horizontalAdvance(QStringLiteral("M")) * 1.5;
-    const qreal rowHeight = metrics.height() * 1.35;
+    const qreal rowHeight = metrics.height() * kRowSpacing;
     // Greedy rows, then each row centred in the width.
     std::vector<std::pair<std::size_t, std::size_t>> rows; // [first, last)
     qreal used = 0;

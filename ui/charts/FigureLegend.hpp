@@ -37,8 +37,12 @@ public:
 
     void setEntries(std::vector<LegendEntry> entries);
     const std::vector<LegendEntry>& entries() const { return entries_; }
+    void setFont(const QFont& font);
     // Lays the entries out in rows no wider than `width`; returns the height they take.
     qreal layOut(qreal width);
+    // Lays the entries out one under another (for a legend beside the plot); returns the size
+    // they take.
+    QSizeF layOutColumn();
 
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;

@@ -11,32 +11,50 @@
 #include <QLegend>
 #include <QToolTip>
 #include <QXYSeries>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 namespace podscope::ui {
 
-QFont figureFont(FigureFont role) {
+namespace {
+
+// The size at which a figure's text stops shrinking (logical pixels, 96 per inch).
+constexpr double kFullSizeWidth = 640;
+constexpr double kFullSizeHeight = 400;
+
+} // namespace
+
+QFont figureFont(FigureFont role, double scale) {
     // Pixel sizes, not points: the figure then has the same proportions whatever DPI the
     // platform reports (an X server, the offscreen platform, a printer).
     QFont font(QStringLiteral("DejaVu Sans"));
     font.setStyleHint(QFont::SansSerif);
+    auto pixels = [scale](int full) {
+        return std::max(1, static_cast<int>(std::lround(full * scale)));
+    };
     switch (role) {
     case FigureFont::Title:
-        font.setPixelSize(15);
+        font.setPixelSize(pixels(15));
         font.setBold(true);
         break;
     case FigureFont::Subtitle:
     case FigureFont::AxisTitle:
     case FigureFont::TickLabel:
     case FigureFont::Legend:
-        font.setPixelSize(12);
+        font.setPixelSize(pixels(12));
         break;
     case FigureFont::ValueLabel:
-        font.setPixelSize(11);
+        font.setPixelSize(pixels(11));
         break;
     }
     return font;
+}
+
+double figureTextScale(QSizeF logical) {
+    const double fraction =
+        std::min(logical.width() / kFullSizeWidth, logical.height() / kFullSizeHeight);
+    return std::clamp(fraction, kSmallestTextScale, 1.0);
 }
 
 QColor toColor(Rgb rgb) {

@@ -5,6 +5,7 @@
 #include <QColor>
 #include <QFont>
 #include <QPen>
+#include <QSizeF>
 #include <QString>
 #include <functional>
 
@@ -21,7 +22,15 @@ class FigureAxis;
 // sizes (so that a chart looks the same in the app, under the offscreen platform and in the
 // report), white background, light grid, the palette of figure/Palette.hpp.
 enum class FigureFont { Title, Subtitle, AxisTitle, TickLabel, Legend, ValueLabel };
-QFont figureFont(FigureFont role);
+// `scale` shrinks the text of a small figure (figureTextScale): at 1 the sizes of a full-size
+// figure (12 px ticks = 9 pt on a 96 DPI layout, the export's logical DPI).
+QFont figureFont(FigureFont role, double scale = 1);
+// How much a figure of this logical size (96 per inch, as the export lays it out) shrinks its
+// text: 1 from about 6.7 x 4.2 in up (a double-column figure and larger, the 800x500 window),
+// down to kSmallestTextScale at a single-column 3.5 in figure or a short chart dock, where 9 pt
+// ticks, an 11 pt title and a legend below would leave the plot a thin strip.
+double figureTextScale(QSizeF logical);
+inline constexpr double kSmallestTextScale = 0.8;
 QColor toColor(Rgb rgb);
 // A series' pen: solid or dashed, in points at the figure's scale.
 QPen figurePen(Rgb rgb, qreal width, Qt::PenStyle style = Qt::SolidLine);

@@ -4,7 +4,7 @@
 
 #include <QChartView>
 
-class QBarCategoryAxis;
+class QCategoryAxis;
 class QStackedBarSeries;
 
 namespace podscope::ui {
@@ -15,9 +15,10 @@ class StackedBarLabels;
 struct TrainingAnalysis;
 
 // One core's time per training step in each group of layers (a ResNet stage, a BERT encoder
-// layer), forward and backward stacked: podscope-cli layers' table summed by group. A run of
-// numbered groups (BERT's 24 encoder layers) is one bar, and were there still too many bars,
-// the slowest and a "rest" bar (layerBars), so the bars stay readable.
+// layer), forward and backward stacked: podscope-cli layers' table summed by group, one bar per
+// group (BERT's 24 encoder layers side by side; layerBars merges runs and keeps the slowest only
+// past kLayerBars). Where the names do not fit under their bars, the axis names some of them:
+// a run of numbered groups by its numbers, every second, fourth ... bar.
 class LayerTimeChart : public QChartView {
     Q_OBJECT
 public:
@@ -34,9 +35,13 @@ public:
     const FigureAxis& timeAxis() const { return *time_; }
     const FigureFrame& frame() const { return *frame_; }
     const StackedBarLabels& labels() const { return *labels_; }
+    // The bar names the axis shows now, with their bars' indices.
+    const std::vector<std::pair<int, QString>>& shownNames() const { return shownNames_; }
 
 private:
     QString tooltip(int bar) const;
+    // Chooses the bar names that fit the plot's width and puts them on the axis.
+    void labelBars();
 
     LayersFigure figure_;
     LayerBars bars_;
@@ -44,7 +49,8 @@ private:
     QString unit_;
     FigureFrame* frame_;
     QStackedBarSeries* series_;
-    QBarCategoryAxis* categories_;
+    QCategoryAxis* categories_;
+    std::vector<std::pair<int, QString>> shownNames_;
     FigureAxis* time_;
     StackedBarLabels* labels_;
 };

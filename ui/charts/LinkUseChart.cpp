@@ -11,6 +11,7 @@
 #include <QBarSet>
 #include <QCategoryAxis>
 #include <QCursor>
+#include <QFontMetricsF>
 #include <QToolTip>
 #include <algorithm>
 
@@ -29,14 +30,10 @@ LinkUseChart::LinkUseChart(QWidget* parent)
     , links_(new FigureAxis(Qt::Vertical, FigureAxis::Scale::Linear, NumberStyle::Decimal)) {
     QChart* chart = frame_->chart();
     chart->addSeries(histogram_);
-    QStringList labels;
-    for (int b = 0; b < kBands; ++b) {
-        labels << QString("%1-%2").arg(b * 100 / kBands).arg((b + 1) * 100 / kBands);
-    }
     styleAxis(bands_);
     bands_->setGridLineVisible(false);
-    bands_->append(labels);
-    bands_->setTitleText(tr("link utilisation over the collective (%)"));
+    labelBands();
+    connect(frame_, &FigureFrame::plotAreaFitted, this, &LinkUseChart::labelBands);
     links_->setTitle(tr("links"));
     chart->addAxis(bands_, Qt::AlignBottom);
     frame_->addAxis(links_, Qt::AlignLeft);
@@ -54,6 +51,25 @@ LinkUseChart::LinkUseChart(QWidget* parent)
             QToolTip::hideText();
         }
     });
+}
+
+void LinkUseChart::labelBands() {
+    const qreal pitch = frame_->chart()->plotArea().width() / kBands;
+    const QFontMetricsF metrics(bands_->labelsFont());
+    const bool ranges =
+        pitch <= 0 || metrics.horizontalAdvance(QStringLiteral("90-100  ")) <= pitch;
+    QStringList labels;
+    for (int b = 0; b < kBands; ++b) {
+        labels << (ranges ? QString("%1-%2").arg(b * 100 / kBands).arg((b + 1) * 100 / kBands)
+                          : QString::number(b * 100 / kBands));
+    }
+    if (bands_->categories() == labels) {
+        return;
+    }
+    bands_->clear();
+    bands_->append(labels);
+    bands_->setTitleText(ranges ? tr("link utilisation over the collective (%)")
+                                : tr("link utilisation over the collective (%, from)"));
 }
 
 void LinkUseChart::setRun(const ScenarioRun& run) {

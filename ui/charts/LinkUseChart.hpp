@@ -23,6 +23,10 @@ public:
     const FigureFrame& frame() const { return *frame_; }
 
 private:
+    // Bands named "0-10" ... "90-100" where those fit under the bars, else by their lower
+    // edges, "0" ... "90".
+    void labelBands();
+
     FigureFrame* frame_;
     QBarSeries* histogram_;
     QBarCategoryAxis* bands_;

@@ -74,7 +74,7 @@ void StackedBarLabels::place() {
     if (sets.isEmpty() || plot.isEmpty()) {
         return;
     }
-    const QFont font = figureFont(FigureFont::ValueLabel);
+    const QFont font = frame_->font(FigureFont::ValueLabel);
     const QFontMetricsF metrics(font);
     const qreal half = series_->barWidth() / 2;
     auto text = [&](const QString& s, QPointF topLeft, const QColor& colour) {

@@ -98,8 +98,8 @@ std::string superLinearNote(const ScalingFigure& f) {
         note += " The exposed gradient sync per step falls from " +
                 fixedDecimals(f.gradientSyncS[first - 1] * 1e3, 2) + " ms on " +
                 chipsText(f.model[first - 1].x) + " (" + sliceText(f.model[first - 1].x) + ") to " +
-                fixedDecimals(f.gradientSyncS[first] * 1e3, 2) + " ms on " + chipsText(f.model[first].x) +
-                " (" + sliceText(f.model[first].x) + ").";
+                fixedDecimals(f.gradientSyncS[first] * 1e3, 2) + " ms on " +
+                chipsText(f.model[first].x) + " (" + sliceText(f.model[first].x) + ").";
         if (!sliceWraps(f.model.front().x) && sliceWraps(f.model[first].x)) {
             note += " The smallest slices are meshes without wrap-around links (the 16-chip "
                     "v3-32 by its system description, 32 to 256 chips by assumption: they span no "
@@ -144,7 +144,8 @@ std::string subtitle(const ScalingFigure& figure) {
         return figure.workload + ", global batch " + groupDigits(figure.globalBatch) +
                " on every slice";
     }
-    return figure.workload + ", " + fixedDecimals(figure.batchPerChip, figure.batchPerChip < 10 ? 1 : 0) +
+    return figure.workload + ", " +
+           fixedDecimals(figure.batchPerChip, figure.batchPerChip < 10 ? 1 : 0) +
            " examples per chip on every slice";
 }
 
@@ -269,12 +270,19 @@ std::pair<std::string, std::string> stemAndNumber(const std::string& name) {
 
 LayerBars layerBars(const LayersFigure& figure, std::size_t maxBars) {
     LayerBars result;
+    std::vector<LayerGroup> groups = layerGroups(figure);
+    if (groups.size() <= maxBars || maxBars < 2) {
+        // One bar per group: BERT's 24 encoder layers side by side.
+        result.groupsPerBar.assign(groups.size(), 1);
+        result.bars = std::move(groups);
+        return result;
+    }
     // Of the last bar, when its group is numbered: a group repeats the run when it has the same
     // stem, as many layers and the same time (ResNet's group1 ... group4 are different stages).
     std::string runStem, runFirst;
     std::size_t runLayers = 0;
     double runSeconds = 0;
-    for (LayerGroup& group : layerGroups(figure)) {
+    for (LayerGroup& group : groups) {
         const auto [stem, number] = stemAndNumber(group.name);
         const bool repeats = !number.empty() && !runFirst.empty() && stem == runStem &&
                              group.layers.size() == runLayers &&
@@ -310,7 +318,7 @@ LayerBars layerBars(const LayersFigure& figure, std::size_t maxBars) {
         rest.layers.insert(rest.layers.end(), result.bars[i].layers.begin(),
                            result.bars[i].layers.end());
     }
-    const std::size_t groups = layerGroups(figure).size();
+    const std::size_t groupCount = groups.size();
     result.bars.resize(maxBars - 1);
     result.groupsPerBar.clear();
     std::size_t kept = 0;
@@ -325,7 +333,7 @@ LayerBars layerBars(const LayersFigure& figure, std::size_t maxBars) {
         result.groupsPerBar.push_back(count);
         kept += count;
     }
-    result.restGroups = groups - kept;
+    result.restGroups = groupCount - kept;
     rest.name = "rest (" + std::to_string(result.restGroups) + " groups)";
     result.bars.push_back(std::move(rest));
     result.groupsPerBar.push_back(result.restGroups);
@@ -404,7 +412,8 @@ std::string caption(const RooflineFigure& figure) {
         significantDigits(figure.peakFlops / 1e12) +
         " TFLOP/s, dashed, times the calibrated streaming "
         "efficiency " +
-        significantDigits(figure.mxuEfficiency) + " = " + significantDigits(figure.mxuRoofFlops() / 1e12) +
+        significantDigits(figure.mxuEfficiency) + " = " +
+        significantDigits(figure.mxuRoofFlops() / 1e12) +
         " TFLOP/s). Points are coloured by the unit that bound the layer's time; the gap below "
         "the roof is tile padding, the fixed cost of each kernel and the vector units.";
     if (left > 0) {
@@ -449,8 +458,8 @@ ScalingFigure scalingFrom(const Scenario& scenario, const TrainingResult& result
 
 BatchFigure batchFrom(const Scenario& scenario, const TrainingResult& result,
                       const std::vector<analysis::SweepPoint>& sweep,
-                      const std::vector<analysis::MeasuredPoint>& measured,
-                      double measuredBatchLow, double measuredBatchHigh) {
+                      const std::vector<analysis::MeasuredPoint>& measured, double measuredBatchLow,
+                      double measuredBatchHigh) {
     BatchFigure f;
     f.workload = workloadLabel(scenario.workload);
     f.chips = result.chips;
@@ -487,8 +496,13 @@ BatchFigure batchFrom(const Scenario& scenario, const TrainingResult& result,
 
 RooflineFigure rooflineFrom(const Scenario& scenario, const TrainingResult& result,
                             const std::vector<LayerRow>& layers, const analysis::CoreRoofs& roofs) {
-    return {workloadLabel(scenario.workload), result.chips,      result.plan.examplesPerCore, layers,
-            roofs.peakFlops,   roofs.mxuEfficiency, roofs.hbmBytesPerS};
+    return {workloadLabel(scenario.workload),
+            result.chips,
+            result.plan.examplesPerCore,
+            layers,
+            roofs.peakFlops,
+            roofs.mxuEfficiency,
+            roofs.hbmBytesPerS};
 }
 
 } // namespace
@@ -503,7 +517,8 @@ BatchFigure batchFigure(const TrainingAnalysis& a) {
 }
 
 LayersFigure layersFigure(const TrainingAnalysis& a) {
-    return {workloadLabel(a.scenario.workload), a.result.chips, a.result.plan.examplesPerCore, a.layers};
+    return {workloadLabel(a.scenario.workload), a.result.chips, a.result.plan.examplesPerCore,
+            a.layers};
 }
 
 RooflineFigure rooflineFigure(const TrainingAnalysis& a) {
@@ -511,7 +526,8 @@ RooflineFigure rooflineFigure(const TrainingAnalysis& a) {
 }
 
 ScalingFigure strongScalingFigure(const report::ReportData& d) {
-    return scalingFrom(d.scenario, d.result, d.strongScaling, d.measured, ScalingFigure::Kind::Strong);
+    return scalingFrom(d.scenario, d.result, d.strongScaling, d.measured,
+                       ScalingFigure::Kind::Strong);
 }
 
 ScalingFigure weakScalingFigure(const report::ReportData& d) {
@@ -520,12 +536,13 @@ ScalingFigure weakScalingFigure(const report::ReportData& d) {
 
 BatchFigure batchFigure(const report::ReportData& d) {
     const Convergence& convergence = cachedWorkload(d.scenario.workload).convergence;
-    return batchFrom(d.scenario, d.result, d.batches, d.measured,
-                     convergence.lowestMeasuredBatch(), convergence.highestMeasuredBatch());
+    return batchFrom(d.scenario, d.result, d.batches, d.measured, convergence.lowestMeasuredBatch(),
+                     convergence.highestMeasuredBatch());
 }
 
 LayersFigure layersFigure(const report::ReportData& d) {
-    return {workloadLabel(d.scenario.workload), d.result.chips, d.result.plan.examplesPerCore, d.layers};
+    return {workloadLabel(d.scenario.workload), d.result.chips, d.result.plan.examplesPerCore,
+            d.layers};
 }
 
 RooflineFigure rooflineFigure(const report::ReportData& d) {

@@ -72,7 +72,7 @@ struct BatchFigure {
     };
     std::string workload;
     std::int64_t chips = 0;
-    std::vector<Point> points; // by batch, those that fit in HBM
+    std::vector<Point> points;    // by batch, those that fit in HBM
     std::vector<Refused> refused; // by batch, above the points
     double hbmCapacityBytes = 0;  // per core
     // The measured convergence points span [low, high]: outside it a point is extrapolated.
@@ -105,9 +105,10 @@ struct LayerGroup {
     double seconds() const { return forwardS + backwardS; }
 };
 std::vector<LayerGroup> layerGroups(const LayersFigure& figure);
-// The bars the chart draws, in the model's order: a run of identical numbered groups (BERT's
-// layer00 ... layer23, Transformer's encoder0 ... encoder5: same layers, same time) is one bar,
-// "layer00-23", so that BERT's 26 groups read as 3 bars. Were there still more than `maxBars`, the slowest
+// The bars the chart draws, in the model's order: one per group while there are at most
+// `maxBars` (BERT's embeddings, layer00 ... layer23 and heads: 26 bars). Past that, a run of
+// identical numbered groups (layer00 ... layer23, Transformer's encoder0 ... encoder5: same
+// layers, same time) is one bar, "layer00-23"; were there still more than `maxBars`, the slowest
 // maxBars - 1, slowest first, and one bar for the rest ("rest (15 groups)").
 struct LayerBars {
     std::vector<LayerGroup> bars;
@@ -116,7 +117,9 @@ struct LayerBars {
     std::size_t restGroups = 0; // groups in the last bar, when sorted
 };
 LayerBars layerBars(const LayersFigure& figure, std::size_t maxBars);
-inline constexpr std::size_t kLayerBars = 12;
+// As many as a single-column figure can show side by side, each bar a few points wide (the
+// chart labels only some of them when their names do not fit).
+inline constexpr std::size_t kLayerBars = 32;
 std::string title(const LayersFigure& figure);
 std::string subtitle(const LayersFigure& figure);
 std::string caption(const LayersFigure& figure);

@@ -5,14 +5,72 @@
 #include <QCheckBox>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QSettings>
 #include <QSpinBox>
 
 namespace podscope::ui {
+namespace {
+
+const QString kFolderKey = QStringLiteral("export/folder");
+const QString kChartSizeKey = QStringLiteral("export/chartSize");
+const QString kChartDpiKey = QStringLiteral("export/chartDpi");
+
+QString sizeName(const QString& name, ExportSize size) {
+    return QObject::tr("%1 (%2 x %3 in)")
+        .arg(name)
+        .arg(size.pixels.width() / double(size.dpi), 0, 'g', 3)
+        .arg(size.pixels.height() / double(size.dpi), 0, 'g', 3);
+}
+
+} // namespace
+
+std::vector<std::pair<QString, ExportSize>> chartExportPresets(QSize onScreen) {
+    std::vector<std::pair<QString, ExportSize>> presets{
+        {sizeName(QObject::tr("Single column"), kSingleColumnSize), kSingleColumnSize},
+        {sizeName(QObject::tr("Double column"), kDoubleColumnSize), kDoubleColumnSize},
+        {sizeName(QObject::tr("Slide"), kSlideSize), kSlideSize},
+        {sizeName(QObject::tr("Print"), kPrintSize), kPrintSize}};
+    if (onScreen.width() >= kMinExportPixels && onScreen.height() >= kMinExportPixels) {
+        presets.push_back(
+            {QObject::tr("On-screen (%1x%2)").arg(onScreen.width()).arg(onScreen.height()),
+             {onScreen, 96}});
+    }
+    return presets;
+}
+
+QString lastExportFolder() {
+    const QString folder = QSettings().value(kFolderKey).toString();
+    return !folder.isEmpty() && QDir(folder).exists() ? folder : QString();
+}
+
+void rememberExportFolder(const QString& fileOrFolder) {
+    const QFileInfo info(fileOrFolder);
+    QSettings().setValue(kFolderKey, info.isDir() ? info.absoluteFilePath() : info.absolutePath());
+}
+
+ExportSize lastChartExportSize() {
+    const QSettings settings;
+    const QSize pixels = settings.value(kChartSizeKey).toSize();
+    const int dpi = settings.value(kChartDpiKey).toInt();
+    const ExportSize last{pixels, dpi};
+    if (checkExportSize(pixels).isEmpty() && checkExportDpi(dpi).isEmpty()) {
+        return last;
+    }
+    return kDoubleColumnSize;
+}
+
+void rememberChartExportSize(ExportSize size) {
+    QSettings settings;
+    settings.setValue(kChartSizeKey, size.pixels);
+    settings.setValue(kChartDpiKey, size.dpi);
+}
 
 std::optional<ExportSize> askSize(QWidget* parent, const QString& title, ExportSize initial,
                                   bool withDpi,
@@ -92,8 +150,10 @@ std::optional<ExportSize> askSize(QWidget* parent, const QString& title, ExportS
 std::optional<ChartExportRequest> askChartExport(QWidget* parent, const QString& name,
                                                  const QWidget* onScreen) {
     QString filter;
+    const QString folder = lastExportFolder();
     QString path = QFileDialog::getSaveFileName(
-        parent, QObject::tr("Export the %1 chart").arg(name), name + ".png",
+        parent, QObject::tr("Export the %1 chart").arg(name),
+        folder.isEmpty() ? name + ".png" : QDir(folder).filePath(name + ".png"),
         QObject::tr("PNG image (*.png);;SVG (*.svg);;PDF (*.pdf)"), &filter);
     if (path.isEmpty()) {
         return std::nullopt;
@@ -102,19 +162,14 @@ std::optional<ChartExportRequest> askChartExport(QWidget* parent, const QString&
         // No or another extension typed: take the one of the chosen filter.
         path += filter.contains("svg") ? ".svg" : filter.contains("pdf") ? ".pdf" : ".png";
     }
-    QSize screen = onScreen ? onScreen->size() : QSize();
-    if (!onScreen || !onScreen->isVisible() || screen.width() < kMinExportPixels ||
-        screen.height() < kMinExportPixels) {
-        screen = QSize(800, 500);
-    }
-    const auto size =
-        askSize(parent, QObject::tr("Chart size"), {screen, 96}, true,
-                {{QObject::tr("On-screen (%1x%2, 96 DPI)").arg(screen.width()).arg(screen.height()),
-                  {screen, 96}},
-                 {QObject::tr("Print (1600x1000, 200 DPI)"), kPrintSize}});
+    rememberExportFolder(path);
+    const QSize screen = onScreen && onScreen->isVisible() ? onScreen->size() : QSize();
+    const auto size = askSize(parent, QObject::tr("Chart size"), lastChartExportSize(), true,
+                              chartExportPresets(screen));
     if (!size) {
         return std::nullopt;
     }
+    rememberChartExportSize(*size);
     return ChartExportRequest{path, *size};
 }
 

@@ -6,9 +6,9 @@
 #include "charts/LinkUseChart.hpp"
 #include "charts/RooflineChart.hpp"
 #include "charts/ThroughputChart.hpp"
+#include "common/AtomicFile.hpp"
 #include "export/ReportFigures.hpp"
 #include "figure/FigureData.hpp"
-#include "common/AtomicFile.hpp"
 #include "report/Report.hpp"
 #include "trace/CollectiveTraceFile.hpp"
 #include "trace/StepTrace.hpp"
@@ -23,6 +23,7 @@
 #include <QCheckBox>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -81,6 +82,12 @@ QString chartTitle(ChartKind kind) {
         return QObject::tr("&Roofline chart...");
     }
     return {};
+}
+
+// A file name in the folder of the last export (where there was one).
+QString inLastFolder(const QString& name) {
+    const QString folder = lastExportFolder();
+    return folder.isEmpty() ? name : QDir(folder).filePath(name);
 }
 
 QString microseconds(double us) {
@@ -160,8 +167,10 @@ ExportMenu::ExportMenu(Explorer& explorer, MainWindow& window, QMenu* fileMenu)
     });
     menu_->addAction(tr("&Report folder..."), this, [this] {
         const QString folder = QFileDialog::getExistingDirectory(
-            &window_, tr("Write the report (results, trace, charts, report.html) into"));
+            &window_, tr("Write the report (results, trace, charts, report.html) into"),
+            lastExportFolder());
         if (!folder.isEmpty()) {
+            rememberExportFolder(folder);
             warnOnFailure(folder);
             exportReportFolder(folder);
         }
@@ -240,11 +249,12 @@ void ExportMenu::exportViewInteractively() {
     if (!view) {
         return;
     }
-    QString path = QFileDialog::getSaveFileName(&window_, tr("Export the 3-D view"), "view.png",
-                                                tr("PNG image (*.png)"));
+    QString path = QFileDialog::getSaveFileName(&window_, tr("Export the 3-D view"),
+                                                inLastFolder("view.png"), tr("PNG image (*.png)"));
     if (path.isEmpty()) {
         return;
     }
+    rememberExportFolder(path);
     if (!path.endsWith(".png", Qt::CaseInsensitive)) {
         path += ".png";
     }
@@ -283,8 +293,10 @@ void ExportMenu::exportViewInteractively() {
 
 void ExportMenu::askAndRun(const QString& title, const QString& defaultName, const QString& filter,
                            const std::function<void(const QString&)>& run) {
-    const QString path = QFileDialog::getSaveFileName(&window_, title, defaultName, filter);
+    const QString path =
+        QFileDialog::getSaveFileName(&window_, title, inLastFolder(defaultName), filter);
     if (!path.isEmpty()) {
+        rememberExportFolder(path);
         warnOnFailure(path);
         run(path);
     }
