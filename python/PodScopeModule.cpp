@@ -218,7 +218,8 @@ PYBIND11_MODULE(_podscope, m) {
         .def_readwrite("top", &podscope::api::TuneRequest::top)
         .def_readwrite("fixes", &podscope::api::TuneRequest::fixes)
         .def_readwrite("allow_extrapolation", &podscope::api::TuneRequest::allowExtrapolation)
-        .def_readwrite("threads", &podscope::api::TuneRequest::threads);
+        .def_readwrite("threads", &podscope::api::TuneRequest::threads)
+        .def_readwrite("settings", &podscope::api::TuneRequest::settings);
 
     m.def("presets", &podscope::api::presetNames);
     m.def("settings", &settings);
