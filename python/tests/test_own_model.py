@@ -69,3 +69,14 @@ def test_a_model_alone_without_its_required_settings_is_refused_as_by_the_cli(cl
     with pytest.raises(ValueError) as refused:
         podscope.simulate(**settings)
     assert str(refused.value) == cli_message(err)
+
+
+def test_tune_searches_a_model_file_as_the_cli(cli_json):
+    mine = podscope.tune(model=ONNX, chips=16, top=1, fix={"model_parallel": "none",
+                                                           "global_batch": 4096},
+                         train_examples=1.28e8)
+    cli = cli_json("tune", "--model", ONNX, "--chips", "16", "--top", "1", "--fix",
+                   "model_parallel=none", "--fix", "global_batch=4096", "--train-examples",
+                   "1.28e8")
+    assert mine == cli
+    assert mine["top"][0]["steps"] == 31250  # 1.28e8 examples over 4096, rounded up
