@@ -17,8 +17,8 @@ std::string describe(const OnnxModel& model, const MappedLayers& mapped, const s
     std::ostringstream text;
     text << "Imported from " << std::filesystem::path(file).filename().string() << " (ONNX opset "
          << model.opset << "): " << mapped.operators << " operators as " << mapped.layers.size()
-         << " layers per example; the batch is the first dimension of input '" << model.batchInput
-         << "'";
+         << " layers per example; the batch is dimension " << model.batchAxis << " of input '"
+         << model.batchInput << "'";
     if (!model.batchSymbol.empty()) {
         text << " ('" << model.batchSymbol << "')";
     }
