@@ -1,6 +1,7 @@
 // The compiled half of the Python module (python/podscope/__init__.py is the other): the public
 // C++ API (podscope/podscope.hpp) with its results as Python dicts and lists, the JSON objects
 // podscope-cli prints, and InputError as ValueError with the CLI's message.
+#include <cmath>
 #include <podscope/podscope.hpp>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -22,8 +23,12 @@ py::object toPython(const json& j) {
         return py::int_(j.get<std::int64_t>());
     case json::value_t::number_unsigned:
         return py::int_(j.get<std::uint64_t>());
-    case json::value_t::number_float:
-        return py::float_(j.get<double>());
+    case json::value_t::number_float: {
+        // As the JSON text of podscope-cli has it: a non-finite number (a host input with no
+        // cost: capacity inf) is written null.
+        const double value = j.get<double>();
+        return std::isfinite(value) ? py::object(py::float_(value)) : py::none();
+    }
     case json::value_t::string:
         return py::str(j.get_ref<const std::string&>());
     case json::value_t::array: {
@@ -213,7 +218,8 @@ PYBIND11_MODULE(_podscope, m) {
         .def_readwrite("top", &podscope::api::TuneRequest::top)
         .def_readwrite("fixes", &podscope::api::TuneRequest::fixes)
         .def_readwrite("allow_extrapolation", &podscope::api::TuneRequest::allowExtrapolation)
-        .def_readwrite("threads", &podscope::api::TuneRequest::threads);
+        .def_readwrite("threads", &podscope::api::TuneRequest::threads)
+        .def_readwrite("settings", &podscope::api::TuneRequest::settings);
 
     m.def("presets", &podscope::api::presetNames);
     m.def("settings", &settings);

@@ -5,10 +5,12 @@
 #include "TuneMpi.hpp"
 #include "TuneText.hpp"
 #include "api/TunePlan.hpp"
-#include "common/InputError.hpp"
 #include "common/AtomicFile.hpp"
+#include "common/InputError.hpp"
 #include "search/Search.hpp"
 #include "search/TuneReport.hpp"
+#include "settings/ScenarioSettings.hpp"
+#include "settings/SettingValue.hpp"
 
 #ifdef PODSCOPE_WITH_CHARTS
 #include "export/ParetoExport.hpp"
@@ -84,6 +86,12 @@ api::TuneRequest tuneRequest(const TuneOptions& o) {
     r.fixes = parseFixes(o.fixes);
     r.allowExtrapolation = o.allowExtrapolation;
     r.threads = o.threads;
+    if (o.trainSteps) {
+        r.settings.emplace_back("train-steps", *o.trainSteps);
+    }
+    if (o.trainExamples) {
+        r.settings.emplace_back("train-examples", *o.trainExamples);
+    }
     return r;
 }
 
@@ -167,9 +175,11 @@ CLI::App* addTuneCommand(CLI::App& app, TuneOptions& o) {
     auto* cmd = app.add_subcommand(
         "tune", "Find the fastest configuration of a model (search, Pareto front)");
     cmd->add_option("--model", o.model,
-                    "The model: resnet50, bert, transformer, gnmt, ssd, maskrcnn");
+                    "The model: a bundled one (resnet50, bert, transformer, gnmt, ssd, maskrcnn) "
+                    "or a file (.onnx, config.json, a workload .json; docs/workloads.md)");
     cmd->add_option("--preset", o.preset, "Start from this MLPerf preset instead of the model's");
-    cmd->add_option("--framework", o.framework, "tf, jax or tf2 (default: the model's TF preset)");
+    cmd->add_option("--framework", o.framework,
+                    "tf, jax or tf2 (default: the model's TF preset; jax for a model file)");
     cmd->add_option("--chips", o.chips,
                     "Chip count, list (512,4096) or range (256..4096) of standard slices")
         ->required();
@@ -190,6 +200,11 @@ CLI::App* addTuneCommand(CLI::App& app, TuneOptions& o) {
     cmd->add_option("--fix", o.fixes, "Pin a dimension, e.g. --fix gradient.chunks=8 (repeatable)");
     cmd->add_flag("--allow-extrapolation", o.allowExtrapolation,
                   "Also search batches outside the convergence model's measured range");
+    for (const auto& [flag, value] :
+         {std::pair{"train-steps", &o.trainSteps}, std::pair{"train-examples", &o.trainExamples}}) {
+        const Setting& s = *findSettingByFlag(flag);
+        cmd->add_option("--" + std::string(flag), *value, settingHelp(s))->type_name(valueName(s));
+    }
     cmd->add_option("--threads", o.threads, "Threads (default: all cores)")
         ->check(wholeNumberFor<int>());
     cmd->add_option("--out", o.out, "Write the result to this file (atomically) instead of stdout");

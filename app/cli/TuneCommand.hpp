@@ -25,6 +25,7 @@ struct TuneOptions {
     std::vector<std::string> fixes; // key=value
     bool allowExtrapolation = false;
     std::optional<int> threads;
+    std::optional<std::string> trainSteps, trainExamples; // a run length for a model file
     std::optional<std::string> out;
     std::optional<std::string> chart; // the Pareto chart: .png, .svg or .pdf
     bool csv = false;

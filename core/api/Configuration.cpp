@@ -2,6 +2,7 @@
 #include "common/Suggestion.hpp"
 #include "settings/ScenarioSettings.hpp"
 #include "settings/SettingFlags.hpp"
+#include "settings/SettingValue.hpp"
 #include "training/Presets.hpp"
 #include "training/Scenario.hpp"
 #include "training/ScenarioJson.hpp"
@@ -59,7 +60,45 @@ std::string flagText(const std::string& name, const nlohmann::json& value) {
                                std::string(value.type_name()));
 }
 
-Scenario loadSource(const ConfigurationRequest& r) {
+bool given(const std::vector<SettingAssignment>& assignments, std::string_view key) {
+    return std::any_of(assignments.begin(), assignments.end(),
+                       [key](const SettingAssignment& a) { return a.setting->key == key; });
+}
+
+// A model given alone (--workload FILE with neither a preset nor a file): the required settings
+// from the flags, or their standalone values (the table states them; docs/settings.md).
+Scenario standaloneScenario(const std::vector<SettingAssignment>& assignments) {
+    if (!given(assignments, "workload")) {
+        throw InputError("preset", "give --preset NAME, --config FILE or --workload MODEL (see: "
+                                   "podscope-cli presets)");
+    }
+    Scenario s;
+    for (const Setting& setting : scenarioSettings()) {
+        if (!setting.required || given(assignments, setting.key)) {
+            continue;
+        }
+        if (!setting.standalone.empty()) {
+            writeSetting(setting, s, std::string(setting.standalone), std::string(setting.flag));
+            continue;
+        }
+        const auto alternative =
+            std::find_if(scenarioSettings().begin(), scenarioSettings().end(),
+                         [&](const Setting& other) { return other.excludes == setting.key; });
+        if (alternative != scenarioSettings().end() && given(assignments, alternative->key)) {
+            continue;
+        }
+        const std::string instead = alternative != scenarioSettings().end()
+                                        ? " (or --" + std::string(alternative->flag) + ")"
+                                        : std::string();
+        throw InputError(std::string(setting.flag),
+                         "is required" + instead +
+                             " for a model given alone (--workload without --preset or --config)");
+    }
+    return s;
+}
+
+Scenario loadSource(const ConfigurationRequest& r,
+                    const std::vector<SettingAssignment>& assignments) {
     if (!r.preset.empty() && !r.file.empty()) {
         throw InputError("preset", "give either --preset or --config, not both");
     }
@@ -69,7 +108,7 @@ Scenario loadSource(const ConfigurationRequest& r) {
     if (!r.file.empty()) {
         return loadScenarioFile(r.file);
     }
-    throw InputError("preset", "give --preset NAME or --config FILE (see: podscope-cli presets)");
+    return standaloneScenario(assignments);
 }
 
 } // namespace
@@ -85,7 +124,7 @@ Configuration Configuration::load(const ConfigurationRequest& request) {
         }
     }
     const auto assignments = parseSettingFlags(given); // before any file is read
-    Scenario s = loadSource(request);
+    Scenario s = loadSource(request, assignments);
     applySettingFlags(assignments, s);
     return fromScenario(s);
 }

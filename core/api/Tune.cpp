@@ -3,9 +3,12 @@
 #include "common/Suggestion.hpp"
 #include "search/Search.hpp"
 #include "search/StartingScenario.hpp"
+#include "settings/ScenarioSettings.hpp"
+#include "settings/SettingFlags.hpp"
 #include "topology/TopologyPresets.hpp"
 #include "training/Framework.hpp"
 #include "training/Presets.hpp"
+#include "workload/WorkloadFile.hpp"
 
 #include <algorithm>
 #include <sstream>
@@ -77,7 +80,7 @@ std::vector<std::int64_t> parseChips(const std::string& text, const std::string&
 }
 
 // A preset, or the model's preset (of the framework, TF first otherwise).
-Scenario baseScenario(const TuneRequest& r) {
+Scenario startingPoint(const TuneRequest& r) {
     if (!r.model.empty() && !r.preset.empty()) {
         throw InputError("model", "give either --model or --preset, not both");
     }
@@ -90,7 +93,19 @@ Scenario baseScenario(const TuneRequest& r) {
     }
     if (r.model.empty()) {
         throw InputError("model",
-                         "give --model NAME (" + joined(workloadNames()) + ") or --preset NAME");
+                         "give --model NAME (" + joined(workloadNames()) +
+                             ", or a model file: .onnx, config.json, .json) or --preset NAME");
+    }
+    if (isWorkloadFilePath(r.model)) {
+        // A model of one's own: no preset to start from; the framework given, or the one a
+        // model given alone takes (the settings table's), and the search sets the rest.
+        Scenario s;
+        cachedWorkload(r.model); // InputError: a bad file, naming the problem
+        s.workload = r.model;
+        s.framework =
+            r.framework.empty() ? std::string(findSetting("framework")->standalone) : r.framework;
+        loadFramework(s.framework); // InputError naming the framework
+        return s;
     }
     const auto models = workloadNames();
     if (std::find(models.begin(), models.end(), r.model) == models.end()) {
@@ -107,6 +122,22 @@ Scenario baseScenario(const TuneRequest& r) {
         throw InputError("model", r.model + " has no preset to start from");
     }
     return *chosen;
+}
+
+// The starting point with the request's scenario flags (--train-steps N) applied.
+Scenario baseScenario(const TuneRequest& r) {
+    std::vector<SettingText> given;
+    for (const auto& [flag, text] : r.settings) {
+        const Setting* setting = findSettingByFlag(flag);
+        if (setting == nullptr) {
+            throw InputError(flag, "not a setting of a configuration (docs/settings.md)");
+        }
+        given.push_back({setting, text});
+    }
+    const auto assignments = parseSettingFlags(given); // before any file is read
+    Scenario s = startingPoint(r);
+    applySettingFlags(assignments, s);
+    return s;
 }
 
 // The gradient's keys may leave out "gradient."; "wus" is weight_update_sharding.

@@ -334,7 +334,9 @@ LayerCost lowerLayer(const Layer& l, double b, const LayerSplit& s, const CoreMo
         break;
     }
     case LayerType::Elementwise: {
-        const double e = b * itemsOnCore(l, l.elements, s);
+        // Between a column-split layer and its row partner a core holds its part of the tensor.
+        const double share = l.split == TensorSplit::Column ? tensorShare(s) : 1.0;
+        const double e = b * itemsOnCore(l, l.elements, s) * share;
         c.forward.add(vectorKernel(l.passes * e * a, l.ops * e, l.eup * e), core);
         if (l.backward) {
             c.backward.add(vectorKernel((l.passes + 1) * e * a, l.ops * e, 0), core);

@@ -3,6 +3,7 @@
 #include "common/InputError.hpp"
 #include "import/OnnxLayerMapper.hpp"
 #include "import/OnnxModel.hpp"
+#include "import/OnnxTensorSplits.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -16,8 +17,8 @@ std::string describe(const OnnxModel& model, const MappedLayers& mapped, const s
     std::ostringstream text;
     text << "Imported from " << std::filesystem::path(file).filename().string() << " (ONNX opset "
          << model.opset << "): " << mapped.operators << " operators as " << mapped.layers.size()
-         << " layers per example; the batch is the first dimension of input '" << model.batchInput
-         << "'";
+         << " layers per example; the batch is dimension " << model.batchAxis << " of input '"
+         << model.batchInput << "'";
     if (!model.batchSymbol.empty()) {
         text << " ('" << model.batchSymbol << "')";
     }
@@ -45,6 +46,12 @@ ImportedGraph importOnnxBytes(const std::string& bytes, const std::string& file)
     if (mapped.layers.empty()) {
         throw InputError("workload", file + ": no operator of the model maps to a layer");
     }
+    const int splitLayers = assignTensorSplits(mapped.layers);
+    if (splitLayers > 0) {
+        mapped.notes.push_back(std::to_string(splitLayers) +
+                               " dense layers pair up for a tensor split (column, then row)");
+    }
+    const std::string preferred = preferredSplit(mapped.layers);
     ImportedGraph imported;
     imported.workload = {
         {"format_version", 1},
@@ -54,7 +61,8 @@ ImportedGraph importOnnxBytes(const std::string& bytes, const std::string& file)
         {"graph",
          {{"source", std::filesystem::path(file).filename().string() + " (ONNX import)"},
           {"variables", nlohmann::json::object()},
-          {"layers", std::move(mapped.layers)}}}};
+          {"layers", std::move(mapped.layers)}}},
+        {"model_parallel", {{"preferred", preferred}}}};
     imported.unmapped = std::move(mapped.unmapped);
     return imported;
 }

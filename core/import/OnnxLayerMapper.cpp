@@ -789,12 +789,18 @@ private:
         for (int k = 1; k < nd.input_size() && k < 4; ++k) {
             use(nd.input(k));
         }
+        // B is [directions, biases x gates x hidden]: the input's and the state's (Wb and Rb),
+        // 8 x hidden for an LSTM; none without it.
+        const Dims* b = nd.input_size() > 3 && !nd.input(3).empty() ? dims(nd.input(3)) : nullptr;
+        const double biases =
+            b && b->size() == 2 ? static_cast<double>((*b)[1]) / (gates * hidden) : 0.0;
         for (std::int64_t d = 0; d < (*w)[0]; ++d) {
             addLayer({{"type", "recurrent"},
                       {"steps", number(steps)},
                       {"in", (*w)[2]},
                       {"hidden", number(hidden)},
-                      {"gates", number(gates)}},
+                      {"gates", number(gates)},
+                      {"biases", number(biases)}},
                      i, nd.output(0));
         }
     }

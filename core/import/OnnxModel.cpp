@@ -116,7 +116,26 @@ void sortNodes(onnx::GraphProto& g, const std::string& file) {
     g.mutable_node()->Swap(&sorted);
 }
 
-// Binds the batch: the first dimension of the first input that is not an initializer. A
+// The batch axis of the first input: its one symbolic dimension where the first is fixed
+// ([sequence, batch, features], torch's recurrent layout exported with a dynamic axis 1), else
+// the first.
+int batchAxis(const onnx::TensorShapeProto& shape) {
+    if (!shape.dim(0).has_dim_value()) {
+        return 0;
+    }
+    int symbolic = -1;
+    for (int d = 1; d < shape.dim_size(); ++d) {
+        if (!shape.dim(d).has_dim_value()) {
+            if (symbolic >= 0) {
+                return 0; // two: which is the batch is not for PodScope to guess
+            }
+            symbolic = d;
+        }
+    }
+    return symbolic >= 0 ? symbolic : 0;
+}
+
+// Binds the batch: a dimension of the first input that is not an initializer (batchAxis). A
 // symbolic batch becomes 1 (layers are per example); every other dimension must be fixed.
 void bindBatch(OnnxModel& m, const std::string& file) {
     auto& g = *m.proto.mutable_graph();
@@ -141,7 +160,8 @@ void bindBatch(OnnxModel& m, const std::string& file) {
                        "' is a scalar: no batch dimension (the first dimension of the first "
                        "input is the batch)");
     }
-    auto& batchDim = *firstShape.mutable_dim(0);
+    m.batchAxis = batchAxis(firstShape);
+    auto& batchDim = *firstShape.mutable_dim(m.batchAxis);
     if (batchDim.has_dim_value()) {
         if (batchDim.dim_value() < 1) {
             fail(file, "input '" + first.name() + "' has a batch dimension of " +
@@ -164,21 +184,23 @@ void bindBatch(OnnxModel& m, const std::string& file) {
             }
             const bool isBatch =
                 !m.batchSymbol.empty() && dim.has_dim_param() && dim.dim_param() == m.batchSymbol;
-            if (isBatch || (d == 0 && isInput)) {
+            if (isBatch || (d == m.batchAxis && isInput)) {
                 dim.set_dim_value(1);
             } else if (isInput) {
                 fail(file, "input '" + v.name() + "' dimension " + std::to_string(d) + " ('" +
                                dim.dim_param() +
-                               "') is symbolic: only the first (the batch) may be; export with "
+                               "') is symbolic: only the batch may be (the first dimension, or "
+                               "the one symbolic dimension of the first input); export with "
                                "fixed sizes for the others");
             }
         }
     };
     for (onnx::ValueInfoProto* v : data) {
         const auto& shape = v->type().tensor_type().shape();
-        const bool sharesBatch = v == &first || m.batchSymbol.empty() ||
-                                 (shape.dim_size() > 0 && shape.dim(0).has_dim_param() &&
-                                  shape.dim(0).dim_param() == m.batchSymbol);
+        const bool sharesBatch =
+            v == &first || m.batchSymbol.empty() ||
+            (shape.dim_size() > m.batchAxis && shape.dim(m.batchAxis).has_dim_param() &&
+             shape.dim(m.batchAxis).dim_param() == m.batchSymbol);
         if (sharesBatch) {
             m.dataInputs.insert(v->name());
             bind(*v, true);

@@ -18,7 +18,8 @@ inline constexpr double kMaxModelBytes = 2147483647.0;
 // shape inferred that can be.
 struct OnnxModel {
     onnx::ModelProto proto;
-    std::string batchInput;  // the graph input whose first dimension is the batch
+    std::string batchInput;  // the graph input one of whose dimensions is the batch
+    int batchAxis = 0;       // which: the first, or its one symbolic one ([seq, batch, ...])
     std::string batchSymbol; // its name ("" when the file fixes the batch)
     double batch = 1;        // the batch the shapes are for
     int opset = 0;

@@ -97,6 +97,9 @@ std::vector<Setting> buildTable() {
         {.key = "framework",
          .type = T::Choice,
          .required = true,
+         // The whole loop compiled to the device: no host round trips of one framework's
+         // controller charged to a model that was never run with it.
+         .standalone = "jax",
          .description = "The training framework",
          .flag = "framework",
          .example = "jax",

@@ -62,7 +62,10 @@ struct Setting {
     bool lowestIncluded = true; // Number: false for "positive"
     // What leaving it unset means ("as the model does"); empty: it always has a value.
     std::string_view unset{};
-    bool required = false;          // in a file that names no preset
+    bool required = false; // in a file that names no preset
+    // A required setting's value when neither a preset nor a configuration file gives one (a
+    // model given alone: --workload FILE); empty: it must be given.
+    std::string_view standalone{};
     std::string_view excludes{};    // a key that may not be given with this one
     std::string_view description{}; // one line, for --help, the docs and the tooltip
     std::string_view flag{};        // "chunks" for --chunks in podscope-cli and podscope

@@ -214,7 +214,9 @@ std::string acceptedValues(const Setting& s) {
 
 std::string defaultValue(const Setting& s) {
     if (s.required) {
-        return "required";
+        return s.standalone.empty()
+                   ? "required"
+                   : "required; " + std::string(s.standalone) + " for a model given alone";
     }
     const json value = s.read(Scenario{});
     if (value.is_null()) {

@@ -20,7 +20,7 @@ constexpr std::size_t kMaxLayers = 100000;
 // reads); every other size must be positive.
 bool mayBeZero(LayerType type, const std::string& key) {
     return key == "ops" || key == "eup" || key == "passes" ||
-           (type == LayerType::Recurrent && key == "in");
+           (type == LayerType::Recurrent && (key == "in" || key == "biases"));
 }
 
 // A layer of a workload document: a defect names the file, the layer (name and index) and the
@@ -196,6 +196,7 @@ Layer readLayer(LayerReader& r) {
         l.in = r.number("in");
         l.hidden = r.number("hidden");
         l.gates = r.number("gates");
+        l.biases = r.numberOr("biases", 1);
         break;
     case LayerType::Embedding:
         l.vocab = r.number("vocab");
@@ -246,7 +247,7 @@ double Layer::parameters() const {
     case LayerType::Dense:
         return (tiedTo >= 0 ? 0 : in * out) + (bias ? out : 0);
     case LayerType::Recurrent:
-        return tiedTo >= 0 ? 0 : (in + hidden) * gates * hidden + gates * hidden;
+        return tiedTo >= 0 ? 0 : (in + hidden) * gates * hidden + biases * gates * hidden;
     case LayerType::Embedding:
         return tiedTo >= 0 ? 0 : vocab * dim;
     case LayerType::Norm:

@@ -46,6 +46,9 @@ struct Layer {
     double heads = 0, q = 0, kv = 0, dim = 0;
     // recurrent: steps of one [b, in + hidden] x [in + hidden, gates x hidden] matmul.
     double steps = 0, hidden = 0, gates = 0;
+    // Bias vectors of gates x hidden: 1 (one per gate, as GNMT's), 2 (the input's and the
+    // state's: ONNX, torch, cuDNN) or 0.
+    double biases = 1;
     // embedding: vocab x dim table, rows lookups (dim also serves norm).
     double vocab = 0;
     // elementwise: elements, vector ops and transcendentals per element, HBM passes.

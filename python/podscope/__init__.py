@@ -112,10 +112,12 @@ def timeline(preset=None, config=None, slow_chip=None, slow_host=None, slow_fact
 
 def tune(model=None, preset=None, framework=None, chips=None, objective="time-to-train",
          goal=None, fidelity="analytic", pareto="chips", top=10, fix=None,
-         allow_extrapolation=False, threads=None):
+         allow_extrapolation=False, threads=None, train_steps=None, train_examples=None):
     """The fastest configurations of a model (docs/tune.md): a dict with the keys of
-    ``podscope-cli tune --json``. ``chips`` is a count, a list or a range text ("256..4096");
-    ``fix`` pins dimensions: ``{"gradient.chunks": 8}``."""
+    ``podscope-cli tune --json``. ``model`` is a bundled model's name or a model file (.onnx,
+    config.json, a workload .json); ``chips`` is a count, a list or a range text ("256..4096");
+    ``fix`` pins dimensions: ``{"gradient.chunks": 8}``; ``train_steps`` or ``train_examples``
+    give a model without convergence data its run length."""
     request = _podscope.TuneRequest()
     request.model = model or ""
     request.preset = preset or ""
@@ -132,6 +134,9 @@ def tune(model=None, preset=None, framework=None, chips=None, objective="time-to
     request.fixes = [(str(k), _text(v)) for k, v in (fix or {}).items()]
     request.allow_extrapolation = allow_extrapolation
     request.threads = threads
+    request.settings = [(flag, _text(v)) for flag, v in
+                        (("train-steps", train_steps), ("train-examples", train_examples))
+                        if v is not None]
     return _podscope.tune(request)
 
 

@@ -106,5 +106,36 @@ TEST(WorkloadCli, AnImportedResNetStepsLikeTheBuiltInOne) {
     EXPECT_TRUE(b.at("time_to_train_s").is_null()); // no convergence data in an ONNX file
 }
 
+// A model given alone: no preset, no file; the required settings from the flags and the
+// table's standalone framework, the same configuration as naming that framework.
+TEST(WorkloadCli, AModelAloneNeedsOnlyItsSliceAndBatch) {
+    const std::string onnx = std::string(PODSCOPE_SOURCE_DIR) + "/tests/data/onnx/resnet50.onnx";
+    const std::vector<std::string> alone = {"simulate", "--workload",     onnx,  "--chips",
+                                            "16",       "--global-batch", "512", "--json"};
+    const Outcome o = runCli(alone);
+    ASSERT_EQ(o.status, 0) << o.err;
+    const auto j = nlohmann::json::parse(o.out);
+    EXPECT_EQ(j.at("scenario").at("framework"), "jax");
+    EXPECT_EQ(j.at("chips"), 16);
+    std::vector<std::string> named = alone;
+    named.insert(named.end(), {"--framework", "jax"});
+    const Outcome same = runCli(named);
+    ASSERT_EQ(same.status, 0) << same.err;
+    EXPECT_EQ(nlohmann::json::parse(same.out), j);
+
+    const Outcome noBatch = runCli({"simulate", "--workload", onnx, "--chips", "16"});
+    EXPECT_EQ(noBatch.status, 2);
+    EXPECT_NE(noBatch.err.find("global-batch: is required for a model given alone"),
+              std::string::npos)
+        << noBatch.err;
+    const Outcome noSlice = runCli({"simulate", "--workload", onnx, "--global-batch", "512"});
+    EXPECT_EQ(noSlice.status, 2);
+    EXPECT_NE(noSlice.err.find("topology: is required (or --chips)"), std::string::npos)
+        << noSlice.err;
+    const Outcome nothing = runCli({"simulate", "--chips", "16"});
+    EXPECT_EQ(nothing.status, 2);
+    EXPECT_NE(nothing.err.find("--workload MODEL"), std::string::npos) << nothing.err;
+}
+
 } // namespace
 } // namespace podscope::cli::test

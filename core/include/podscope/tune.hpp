@@ -24,6 +24,9 @@ struct TuneRequest {
     std::vector<std::pair<std::string, std::string>> fixes; // {"gradient.chunks", "8"}
     bool allowExtrapolation = false;
     std::optional<int> threads; // default: all cores
+    // Scenario flags applied to the starting configuration, as the command line spells them:
+    // {"train-steps", "10000"} (the run length of a model without convergence data).
+    std::vector<std::pair<std::string, std::string>> settings;
 };
 
 struct TunedConfiguration {

@@ -47,6 +47,22 @@ class TokenTagger(torch.nn.Module):
         return self.classifier(self.norm(x))
 
 
+class SequenceFirstTagger(torch.nn.Module):
+    """A bidirectional LSTM and a GRU in torch's default layout, [sequence, batch, features]
+    (batch_first=False): the batch is the input's second axis."""
+
+    def __init__(self):
+        super().__init__()
+        self.lstm = torch.nn.LSTM(32, 64, bidirectional=True)
+        self.gru = torch.nn.GRU(128, 48)
+        self.classifier = torch.nn.Linear(48, 10)
+
+    def forward(self, x):
+        x, _ = self.lstm(x)
+        x, _ = self.gru(x)
+        return self.classifier(x)
+
+
 class Upsampler(torch.nn.Module):
     """A grouped conv and a transposed conv (the convolution mappings torchvision's classifiers
     do not have)."""
@@ -66,9 +82,9 @@ def keep_batch_norm():
     torch._C._jit_pass_onnx_eval_peephole = lambda graph, params: params
 
 
-def export(model, example, names, path, opset=13):
+def export(model, example, names, path, opset=13, batch_axis=0):
     model.eval()
-    axes = {name: {0: "batch"} for name in names + ["output"]}
+    axes = {name: {batch_axis: "batch"} for name in names + ["output"]}
     torch.onnx.export(model, example, path, input_names=names, output_names=["output"],
                       dynamic_axes=axes, opset_version=opset, do_constant_folding=False)
     stripped = onnx.load(path)
@@ -101,6 +117,14 @@ def main():
     export(TokenTagger(), (torch.zeros(1, 16, dtype=torch.long),), ["tokens"],
            os.path.join(out, "token_tagger.onnx"), opset=17)
     export(Upsampler(), (torch.zeros(1, 8, 32, 32),), ["input"], os.path.join(out, "upsampler.onnx"))
+    export_sequence_first(out)
+
+
+def export_sequence_first(out):
+    """12 steps of 32 features, the batch on axis 1."""
+    torch.manual_seed(0)
+    export(SequenceFirstTagger(), (torch.zeros(12, 2, 32),), ["input"],
+           os.path.join(out, "sequence_first_tagger.onnx"), opset=13, batch_axis=1)
 
 
 if __name__ == "__main__":
