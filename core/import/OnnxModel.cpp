@@ -1,6 +1,7 @@
 #include "import/OnnxModel.hpp"
 
 #include "common/InputError.hpp"
+#include "import/OnnxInferenceGuard.hpp"
 #include "import/OnnxShapeFolding.hpp"
 #include "import/OnnxShapes.hpp"
 
@@ -218,6 +219,8 @@ void inferShapes(OnnxModel& m, const std::string& file) {
     // Node-level inference errors leave that node's shapes unknown (error_mode 0); data
     // propagation carries shape arithmetic through Shape, Gather, Concat and the like.
     const onnx::ShapeInferenceOptions options(false, 0, true);
+    OnnxInferenceGuard guard(*m.proto.mutable_graph(), file);
+    guard.update();
     // Each round folds what the last one made known; a chain of reshapes needs a few.
     constexpr int kMaxRounds = 64;
     for (int round = 0; round < kMaxRounds; ++round) {
@@ -227,10 +230,13 @@ void inferShapes(OnnxModel& m, const std::string& file) {
         } catch (const std::exception& e) {
             fail(file, std::string("shape inference failed: ") + e.what());
         }
-        if (!foldShapeComputations(*m.proto.mutable_graph(), file)) {
-            return;
+        const bool folded = foldShapeComputations(*m.proto.mutable_graph(), file);
+        const bool released = guard.update();
+        if (!folded && !released) {
+            break;
         }
     }
+    guard.releaseAll();
 }
 
 } // namespace

@@ -191,5 +191,64 @@ TEST(OnnxBadFile, UnknownOperatorIsReportedNotDropped) {
     EXPECT_NE(description.find("MysteryPool x1"), std::string::npos) << description;
 }
 
+onnx::ModelProto upsamplerModel() {
+    std::ifstream in(std::string(PODSCOPE_ONNX_FIXTURES) + "/upsampler.onnx", std::ios::binary);
+    onnx::ModelProto m;
+    EXPECT_TRUE(m.ParseFromIstream(&in));
+    return m;
+}
+
+onnx::TensorProto& convTransposeWeight(onnx::ModelProto& m) {
+    auto& g = *m.mutable_graph();
+    const auto node = std::find_if(g.node().begin(), g.node().end(),
+                                   [](const auto& n) { return n.op_type() == "ConvTranspose"; });
+    EXPECT_NE(node, g.node().end());
+    for (auto& t : *g.mutable_initializer()) {
+        if (t.name() == node->input(1)) {
+            return t;
+        }
+    }
+    ADD_FAILURE() << "the ConvTranspose weight is not an initializer";
+    return *g.mutable_initializer(0);
+}
+
+// ONNX 1.12's ConvTranspose inference reads the weight's second dimension unchecked: a weight
+// of rank 1 crashed it (found by podscope_fuzz_onnx). The ranks are checked first.
+TEST(OnnxBadFile, TransposedConvolutionWeightOfTheWrongRank) {
+    onnx::ModelProto m = upsamplerModel();
+    onnx::TensorProto& weight = convTransposeWeight(m);
+    weight.clear_dims();
+    weight.add_dims(32 * 16 * 4 * 4);
+    const std::string message = refusal(m.SerializeAsString());
+    EXPECT_NE(message.find("(ConvTranspose)"), std::string::npos) << message;
+    EXPECT_NE(message.find("weight '" + weight.name() + "' of rank 1"), std::string::npos)
+        << message;
+    EXPECT_NE(message.find("of rank 4"), std::string::npos) << message;
+}
+
+// The same when the weight is computed (a Reshape to one dimension), so that its rank is known
+// only after a round of inference.
+TEST(OnnxBadFile, TransposedConvolutionWithAComputedWeightOfTheWrongRank) {
+    onnx::ModelProto m = upsamplerModel();
+    onnx::TensorProto& weight = convTransposeWeight(m);
+    const std::string name = weight.name();
+    weight.set_name(name + ".source");
+    auto& g = *m.mutable_graph();
+    auto* shape = g.add_initializer();
+    shape->set_name("flat");
+    shape->set_data_type(onnx::TensorProto::INT64);
+    shape->add_dims(1);
+    shape->add_int64_data(-1);
+    auto* reshape = g.add_node();
+    reshape->set_op_type("Reshape");
+    reshape->set_name("flatten_weight");
+    reshape->add_input(name + ".source");
+    reshape->add_input("flat");
+    reshape->add_output(name);
+    const std::string message = refusal(m.SerializeAsString());
+    EXPECT_NE(message.find("(ConvTranspose)"), std::string::npos) << message;
+    EXPECT_NE(message.find("weight '" + name + "' of rank 1"), std::string::npos) << message;
+}
+
 } // namespace
 } // namespace podscope

@@ -12,9 +12,12 @@
 #include "workload/Workload.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <iostream>
 #include <map>
+#include <onnx/onnx_pb.h>
 #include <tuple>
 
 namespace podscope {
@@ -225,6 +228,45 @@ TEST(OnnxImport, GroupedAndTransposedConvolutions) {
     EXPECT_DOUBLE_EQ(g.layers[0].forwardMacs(), 32.0 * 32 * 9 * 2 * 32);
     EXPECT_DOUBLE_EQ(g.layers[1].forwardMacs(), 32.0 * 32 * 16 * 32 * 16);
     EXPECT_EQ(countType(g, LayerType::Loss), 0); // an image out: no classes to score
+}
+
+// A ConvTranspose whose weight is computed (a Reshape of an initializer) has the weight's rank
+// checked only once inference has reached the Reshape (import/OnnxInferenceGuard.hpp): the
+// node waits a round, then maps to the same layer as with the initializer itself.
+TEST(OnnxImport, TransposedConvolutionWithAComputedWeight) {
+    onnx::ModelProto m;
+    {
+        std::ifstream in(fixture("upsampler"), std::ios::binary);
+        ASSERT_TRUE(m.ParseFromIstream(&in));
+    }
+    auto& g = *m.mutable_graph();
+    std::string weight;
+    for (const auto& n : g.node()) {
+        if (n.op_type() == "ConvTranspose") {
+            weight = n.input(1);
+        }
+    }
+    ASSERT_FALSE(weight.empty());
+    auto* shape = g.add_initializer();
+    shape->set_name("weight_shape");
+    shape->set_data_type(onnx::TensorProto::INT64);
+    shape->add_dims(4);
+    for (const std::int64_t d : {32, 16, 4, 4}) {
+        shape->add_int64_data(d);
+    }
+    for (auto& t : *g.mutable_initializer()) {
+        if (t.name() == weight) {
+            t.set_name(weight + ".source");
+        }
+    }
+    auto* reshape = g.add_node();
+    reshape->set_op_type("Reshape");
+    reshape->add_input(weight + ".source");
+    reshape->add_input("weight_shape");
+    reshape->add_output(weight);
+    const LayerGraph computed = bound(importOnnxBytes(m.SerializeAsString(), "computed.onnx"));
+    ASSERT_EQ(countType(computed, LayerType::Conv), 2);
+    EXPECT_DOUBLE_EQ(computed.layers[1].forwardMacs(), 32.0 * 32 * 16 * 32 * 16);
 }
 
 // The imported graph in the built-in ResNet-50 preset's plan (same slice, batch, core and split):
