@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
+#include <podscope/configuration.hpp>
 
 namespace podscope::gui {
 namespace {
@@ -176,8 +177,23 @@ Options parseOptions(const QStringList& arguments) {
     if (parser.isSet(preset) && parser.isSet(config)) {
         throw InputError("preset", "give either --preset or --config, not both");
     }
-    options.scenario = parser.isSet(config) ? loadScenarioFile(parser.value(config).toStdString())
-                                            : loadPreset(kDefaultPreset).scenario;
+    const bool modelAlone = !parser.isSet(preset) && !parser.isSet(config) &&
+                            std::any_of(given.begin(), given.end(), [](const SettingText& g) {
+                                return g.setting->key == "workload";
+                            });
+    if (modelAlone) {
+        // A model given alone opens as podscope-cli reads it: the settings table's standalone
+        // values for what the flags leave out, not the default preset's.
+        api::ConfigurationRequest request;
+        for (const SettingText& g : given) {
+            request.settings.push_back({std::string(g.setting->flag), g.text});
+        }
+        options.scenario = api::Configuration::load(request).scenario();
+    } else {
+        options.scenario = parser.isSet(config)
+                               ? loadScenarioFile(parser.value(config).toStdString())
+                               : loadPreset(kDefaultPreset).scenario;
+    }
     if (parser.isSet(preset)) {
         const std::string name = parser.value(preset).toStdString();
         const auto names = presetNames();

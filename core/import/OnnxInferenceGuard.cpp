@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 namespace podscope {
@@ -24,11 +25,15 @@ bool isDefaultDomain(const onnx::NodeProto& node) {
     return node.domain().empty() || node.domain() == "ai.onnx";
 }
 
-// The ranks of the tensors whose shapes are known so far (declared, initializers, inferred).
-class KnownRanks {
+// The tensors whose types, and the ranks of those whose shapes, are known so far (declared,
+// initializers, inferred).
+class KnownTensors {
 public:
-    explicit KnownRanks(const onnx::GraphProto& g) {
+    explicit KnownTensors(const onnx::GraphProto& g) {
         const auto addValue = [&](const onnx::ValueInfoProto& v) {
+            if (v.type().value_case() != onnx::TypeProto::VALUE_NOT_SET) {
+                typed_.insert(v.name());
+            }
             if (v.type().has_tensor_type() && v.type().tensor_type().has_shape()) {
                 ranks_[v.name()] = v.type().tensor_type().shape().dim_size();
             }
@@ -43,6 +48,7 @@ public:
             addValue(v);
         }
         for (const auto& t : g.initializer()) {
+            typed_.insert(t.name());
             ranks_[t.name()] = t.dims_size();
         }
     }
@@ -54,9 +60,13 @@ public:
         const auto it = ranks_.find(node.input(input));
         return it == ranks_.end() ? std::nullopt : std::optional<int>(it->second);
     }
+    bool typed(const onnx::NodeProto& node, int input) const {
+        return input < node.input_size() && typed_.count(node.input(input)) > 0;
+    }
 
 private:
     std::unordered_map<std::string, int> ranks_;
+    std::unordered_set<std::string> typed_;
 };
 
 enum class Verdict { Unknown, Fits };
@@ -68,7 +78,7 @@ std::string nodeName(const onnx::NodeProto& node) {
 
 // ConvTranspose: X is [N, C, d1...dn] and W [C, M/group, k1...kn] (the ONNX operator's
 // definition), so both have the same rank, at least 3.
-Verdict checkConvTranspose(const onnx::NodeProto& node, const KnownRanks& ranks,
+Verdict checkConvTranspose(const onnx::NodeProto& node, const KnownTensors& ranks,
                            const std::string& file) {
     const auto x = ranks.rank(node, 0);
     const auto w = ranks.rank(node, 1);
@@ -86,11 +96,18 @@ Verdict checkConvTranspose(const onnx::NodeProto& node, const KnownRanks& ranks,
     return Verdict::Fits;
 }
 
-using Check = Verdict (*)(const onnx::NodeProto&, const KnownRanks&, const std::string&);
+// Shape: its data propagation reads the input's type without checking that there is one (a
+// tensor whose producer's inference failed has none), so it waits for the type.
+Verdict checkShape(const onnx::NodeProto& node, const KnownTensors& known, const std::string&) {
+    return known.typed(node, 0) ? Verdict::Fits : Verdict::Unknown;
+}
+
+using Check = Verdict (*)(const onnx::NodeProto&, const KnownTensors&, const std::string&);
 
 const std::unordered_map<std::string, Check>& guardedOperators() {
     static const std::unordered_map<std::string, Check> checks{
         {"ConvTranspose", &checkConvTranspose},
+        {"Shape", &checkShape},
     };
     return checks;
 }
@@ -102,7 +119,7 @@ OnnxInferenceGuard::OnnxInferenceGuard(onnx::GraphProto& graph, std::string file
     , file_(std::move(file)) {}
 
 bool OnnxInferenceGuard::update() {
-    const KnownRanks ranks(graph_);
+    const KnownTensors ranks(graph_);
     bool released = false;
     for (auto& node : *graph_.mutable_node()) {
         if (!isDefaultDomain(node)) {

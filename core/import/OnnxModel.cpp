@@ -219,17 +219,23 @@ void inferShapes(OnnxModel& m, const std::string& file) {
     // Node-level inference errors leave that node's shapes unknown (error_mode 0); data
     // propagation carries shape arithmetic through Shape, Gather, Concat and the like.
     const onnx::ShapeInferenceOptions options(false, 0, true);
+    const auto infer = [&](const onnx::ShapeInferenceOptions& o) {
+        try {
+            onnx::shape_inference::InferShapes(m.proto, onnx::OpSchemaRegistry::Instance(), o);
+        } catch (const std::exception& e) {
+            fail(file, std::string("shape inference failed: ") + e.what());
+        }
+    };
+    // Types first, without data propagation (which some operators run unchecked on inputs of no
+    // type): the guard then holds back what would crash it.
     OnnxInferenceGuard guard(*m.proto.mutable_graph(), file);
+    guard.update();
+    infer(onnx::ShapeInferenceOptions(false, 0, false));
     guard.update();
     // Each round folds what the last one made known; a chain of reshapes needs a few.
     constexpr int kMaxRounds = 64;
     for (int round = 0; round < kMaxRounds; ++round) {
-        try {
-            onnx::shape_inference::InferShapes(m.proto, onnx::OpSchemaRegistry::Instance(),
-                                               options);
-        } catch (const std::exception& e) {
-            fail(file, std::string("shape inference failed: ") + e.what());
-        }
+        infer(options);
         const bool folded = foldShapeComputations(*m.proto.mutable_graph(), file);
         const bool released = guard.update();
         if (!folded && !released) {

@@ -170,12 +170,17 @@ std::vector<Setting> buildTable() {
          .unit = "steps",
          .lowest = 1,
          .highest = 1e12,
-         .unset = "as the model's convergence data",
+         .unset = "as the model",
          .excludes = "train_examples",
          .description = "Train for this many steps (a time to train for a model without "
                         "convergence data)",
          .flag = "train-steps",
          .example = "10000",
+         .panel = {.group = "model",
+                   .label = "Train steps",
+                   .control = C::Decimal,
+                   .details = "Gives a model without convergence data a time to train; "
+                              "replaces the convergence data of one that has them"},
          .read = [](const Scenario& s) { return orNull(s.trainSteps); },
          .write =
              [](Scenario& s, const json& v) {
@@ -189,12 +194,20 @@ std::vector<Setting> buildTable() {
          .unit = "examples",
          .lowest = 1,
          .highest = 1e18,
-         .unset = "as the model's convergence data",
+         .unset = "as the model",
          .excludes = "train_steps",
          .description = "Train on this many examples, rounded up to whole steps (a time to train "
                         "for a model without convergence data)",
          .flag = "train-examples",
          .example = "1e9",
+         .panel = {.group = "model",
+                   .label = "Train examples",
+                   .control = C::Decimal,
+                   .decimals = 2,
+                   .scale = 1e-6,
+                   .unit = "M examples",
+                   .details = "In millions; rounded up to whole steps. Gives a model without "
+                              "convergence data a time to train"},
          .read = [](const Scenario& s) { return orNull(s.trainExamples); },
          .write =
              [](Scenario& s, const json& v) {

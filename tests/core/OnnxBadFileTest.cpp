@@ -250,5 +250,28 @@ TEST(OnnxBadFile, TransposedConvolutionWithAComputedWeightOfTheWrongRank) {
     EXPECT_NE(message.find("weight '" + name + "' of rank 1"), std::string::npos) << message;
 }
 
+// ONNX 1.12's data propagation of Shape reads its input's type unchecked. In the token tagger
+// with the Transpose before its LSTM renamed to an operator no schema knows (a fuzzed file of
+// podscope_fuzz_onnx), nothing after it has a type, and the GRU's Shape of the LSTM's output
+// crashed inference. The Shape waits for a type that never comes; the model imports with the
+// unknown operator reported.
+TEST(OnnxBadFile, ShapeOfATensorWithNoType) {
+    onnx::ModelProto m;
+    {
+        std::ifstream in(std::string(PODSCOPE_ONNX_FIXTURES) + "/token_tagger.onnx",
+                         std::ios::binary);
+        ASSERT_TRUE(m.ParseFromIstream(&in));
+    }
+    for (auto& n : *m.mutable_graph()->mutable_node()) {
+        if (n.op_type() == "Transpose") {
+            n.set_op_type("Scrambled");
+            break;
+        }
+    }
+    const ImportedGraph imported = importOnnxBytes(m.SerializeAsString(), kFile);
+    EXPECT_TRUE(std::any_of(imported.unmapped.begin(), imported.unmapped.end(),
+                            [](const UnmappedOperator& u) { return u.opType == "Scrambled"; }));
+}
+
 } // namespace
 } // namespace podscope

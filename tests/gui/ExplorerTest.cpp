@@ -154,6 +154,29 @@ private slots:
         const TrainingAnalysis* analysis = explorer_->analysis();
         QVERIFY(!analysis->result.timeToTrainKnown);
         QVERIFY(analysis->result.stepTimeS > 0);
+        // The headline names the control to set, short enough for the status bar; the core's
+        // whole sentence is its tooltip. The what-ifs compare step times instead.
+        QLabel* headline = window_->headline();
+        QVERIFY2(headline->text().startsWith("Time to train unknown (set Train steps)"),
+                 qPrintable(headline->text()));
+        QVERIFY2(headline->toolTip().contains("has no convergence data"),
+                 qPrintable(headline->toolTip()));
+        WhatIfPanel* whatIfs = explorer_->whatIfPanel();
+        QCOMPARE(whatIfs->title(), QString("What if: step time"));
+        for (const QString& line : whatIfs->lines()) {
+            QVERIFY2(!line.endsWith(": -"), qPrintable(line));
+        }
+        // Train steps in the panel gives the model a time to train.
+        auto* steps = window_->findChild<QDoubleSpinBox*>("train_steps");
+        QVERIFY(steps);
+        steps->setValue(10000);
+        QVERIFY(waitForAnalysis());
+        QCOMPARE(explorer_->document().scenario().trainSteps.value_or(0), 10000);
+        QVERIFY(explorer_->analysis()->result.timeToTrainKnown);
+        QVERIFY2(headline->text().startsWith("Time to train "), qPrintable(headline->text()));
+        QVERIFY(!headline->text().contains("unknown"));
+        QCOMPARE(whatIfs->title(), QString("What if: time to train"));
+        explorer_->document().undoStack()->undo();
         explorer_->document().undoStack()->undo();
         QCOMPARE(explorer_->document().scenario().workload, std::string("bert"));
         // A bad file is refused by name and changes nothing.

@@ -115,6 +115,22 @@ private slots:
         QVERIFY(flags >= 25);
     }
 
+    // A model given alone opens in the app as podscope-cli reads it (the table's standalone
+    // values), not on the default preset's framework and machine.
+    void aModelGivenAloneGivesTheSameConfigurationInBothPrograms() {
+        const std::string model =
+            std::string(PODSCOPE_SOURCE_DIR) + "/tests/data/onnx/vit_b_16.onnx";
+        const Scenario cli =
+            cliScenario({"--workload", model, "--chips", "256", "--global-batch", "4096"});
+        const Scenario gui =
+            guiScenario({"--workload", qt(model), "--chips", "256", "--global-batch", "4096"});
+        QVERIFY2(toJson(cli) == toJson(gui), qPrintable(qt(toJson(gui).dump())));
+        QCOMPARE(qt(gui.framework), qt(std::string(findSetting("framework")->standalone)));
+        // With a preset, the preset's settings stay (here its framework).
+        const Scenario withPreset = guiScenario({"--preset", kPreset, "--workload", qt(model)});
+        QCOMPARE(qt(withPreset.framework), qt(loadPreset(kPreset).scenario.framework));
+    }
+
     void eachBadValueExitsTwoFromBothWithTheSameMessage() {
         for (const Setting& s : scenarioSettings()) {
             if (s.flag.empty()) {
@@ -124,7 +140,7 @@ private slots:
                 const QString option = "--" + qt(s.flag) + "=" + bad;
                 const Outcome cli =
                     runProgram(PODSCOPE_CLI_PROGRAM, {"simulate", "--preset", kPreset, option});
-                const Outcome gui = runProgram(PODSCOPE_GUI_PROGRAM, {option});
+                const Outcome gui = runProgram(PODSCOPE_GUI_PROGRAM, {"--preset", kPreset, option});
                 const QString what = option + ": " + cli.err + " / " + gui.err;
                 QVERIFY2(cli.exitCode == 2 && gui.exitCode == 2, qPrintable(what));
                 QVERIFY2(messageOf(cli.err) == messageOf(gui.err), qPrintable(what));

@@ -346,17 +346,20 @@ void Explorer::showHeadline() {
     const auto& r = analysis_->result;
     // The figures a class reads first, in the status bar's permanent area: hovering and
     // clicking write elsewhere (the temporary message area, the details panel).
-    // A model without convergence data: the sentence that says why in place of the time.
-    const QString timeToTrain =
-        r.timeToTrainKnown
-            ? tr("Time to train %1").arg(formatSeconds(r.timeToTrainS))
-            : tr("Time to train unknown: %1").arg(QString::fromStdString(r.timeToTrainMissing));
+    // A model without convergence data: what to set in place of the time, the whole reason in
+    // the tooltip (the status bar has room for a few words, not the core's sentence).
+    const QString timeToTrain = r.timeToTrainKnown
+                                    ? tr("Time to train %1").arg(formatSeconds(r.timeToTrainS))
+                                    : tr("Time to train unknown (set Train steps)");
+    const QString why =
+        r.timeToTrainKnown ? QString() : QString::fromStdString(r.timeToTrainMissing);
     const QString numbers =
         tr("%1   Step %2   %3   Bottleneck: %4")
             .arg(timeToTrain, formatSeconds(r.stepTimeS),
                  tr("%1 examples/s").arg(QLocale().toString(r.throughputExamplesPerS, 'f', 0)),
                  QString::fromStdString(r.bottleneck));
-    window_.setHeadline(showingStaleResult() ? tr("Last valid result: %1").arg(numbers) : numbers);
+    window_.setHeadline(showingStaleResult() ? tr("Last valid result: %1").arg(numbers) : numbers,
+                        why);
 }
 
 bool Explorer::showingStaleResult() const {

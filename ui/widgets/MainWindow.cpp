@@ -492,8 +492,12 @@ void MainWindow::setSpacePlays(bool plays) {
                             : tr("Play or pause the replay"));
 }
 
-void MainWindow::setHeadline(const QString& text) {
+void MainWindow::setHeadline(const QString& text, const QString& why) {
     headline_->setText(text);
+    headline_->setToolTip(
+        why.isEmpty()
+            ? tr("Time to train, step time, throughput and bottleneck of the configuration")
+            : why);
 }
 
 int MainWindow::legendDockHeight() const {

@@ -102,7 +102,9 @@ public:
 
     // The headline numbers (time to train, step time, throughput, bottleneck), in a permanent
     // status-bar widget that hover and click messages never replace.
-    void setHeadline(const QString& text);
+    // `why`, when not empty, is the headline's tooltip (the whole of a sentence the headline
+    // shortens).
+    void setHeadline(const QString& text, const QString& why = {});
     QLabel* headline() const { return headline_; }
     // Marks the 3-D view as showing the last valid result (the configuration is refused).
     void setStale(bool stale);

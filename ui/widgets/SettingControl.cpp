@@ -8,6 +8,7 @@
 #include <QFileInfo>
 #include <QLineEdit>
 #include <QSpinBox>
+#include <algorithm>
 #include <climits>
 #include <cmath>
 
@@ -53,13 +54,29 @@ public:
     void apply(Scenario& s) const override { setting_.write(s, box()->isChecked()); }
 };
 
+// A number box as wide as a typical value needs, not its range's largest: a run length of up to
+// 10^12 steps would otherwise widen the whole panel.
+class PanelDoubleSpinBox : public QDoubleSpinBox {
+public:
+    using QDoubleSpinBox::QDoubleSpinBox;
+    QSize sizeHint() const override { return capped(QDoubleSpinBox::sizeHint()); }
+    QSize minimumSizeHint() const override { return capped(QDoubleSpinBox::minimumSizeHint()); }
+
+private:
+    QSize capped(QSize size) const {
+        const int widest = fontMetrics().horizontalAdvance(QStringLiteral("as the model does")) +
+                           fontMetrics().height() * 3; // the arrows and the frame
+        return {std::min(size.width(), widest), size.height()};
+    }
+};
+
 // Numbers, shown scaled (seconds as milliseconds) with a unit; an unset value shows the value
 // the model uses where the scenario tells it (the hardware's), or else a special value below
 // the range that says what unset means.
 class DecimalControl : public SettingControl {
 public:
     DecimalControl(const Setting& setting, QWidget* parent)
-        : SettingControl(setting, new QDoubleSpinBox(parent)) {
+        : SettingControl(setting, new PanelDoubleSpinBox(parent)) {
         const PanelRow& row = setting.panel;
         const double step = std::pow(10.0, -row.decimals);
         const double lowest = setting.lowest * row.scale + (setting.lowestIncluded ? 0 : step);

@@ -2,6 +2,7 @@
 
 #include <QGridLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QPushButton>
 
 namespace podscope::ui {
@@ -60,6 +61,10 @@ void WhatIfPanel::setWhatIfs(const std::vector<WhatIf>& whatIfs, const TrainingR
         rows_.push_back(row);
     }
     shown_ = whatIfs;
+    // Without a time to train (no convergence data, no run length) the changes compare by step
+    // time, as podscope-cli's "What if" does.
+    const bool byStep = !now.timeToTrainKnown;
+    setTitle(byStep ? tr("What if: step time") : tr("What if: time to train"));
     for (std::size_t i = 0; i < rows_.size(); ++i) {
         const bool used = i < whatIfs.size();
         rows_[i].label->setVisible(used);
@@ -71,13 +76,19 @@ void WhatIfPanel::setWhatIfs(const std::vector<WhatIf>& whatIfs, const TrainingR
         const TrainingResult& r = w.result;
         rows_[i].label->setText(tr("%1: %2")
                                     .arg(capitalised(QString::fromStdString(w.label)))
-                                    .arg(percentChange(r.timeToTrainS, now.timeToTrainS)));
-        rows_[i].label->setToolTip(tr("%1 s to train (%2), %3 ms per step (%4), bottleneck %5")
-                                       .arg(r.timeToTrainS, 0, 'f', 1)
-                                       .arg(percentChange(r.timeToTrainS, now.timeToTrainS))
-                                       .arg(r.stepTimeS * 1e3, 0, 'f', 2)
-                                       .arg(percentChange(r.stepTimeS, now.stepTimeS))
-                                       .arg(QString::fromStdString(r.bottleneck)));
+                                    .arg(byStep ? percentChange(r.stepTimeS, now.stepTimeS)
+                                                : percentChange(r.timeToTrainS, now.timeToTrainS)));
+        rows_[i].label->setToolTip(
+            byStep ? tr("%1 ms per step (%2), bottleneck %3")
+                         .arg(QLocale().toString(r.stepTimeS * 1e3, 'f', 2))
+                         .arg(percentChange(r.stepTimeS, now.stepTimeS))
+                         .arg(QString::fromStdString(r.bottleneck))
+                   : tr("%1 s to train (%2), %3 ms per step (%4), bottleneck %5")
+                         .arg(QLocale().toString(r.timeToTrainS, 'f', 1))
+                         .arg(percentChange(r.timeToTrainS, now.timeToTrainS))
+                         .arg(QLocale().toString(r.stepTimeS * 1e3, 'f', 2))
+                         .arg(percentChange(r.stepTimeS, now.stepTimeS))
+                         .arg(QString::fromStdString(r.bottleneck)));
         rows_[i].button->setToolTip(tr("Apply: %1").arg(QString::fromStdString(w.label)));
     }
 }
