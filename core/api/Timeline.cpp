@@ -106,6 +106,14 @@ TimelineResult timeline(const Configuration& configuration, const TimelineReques
     result.slowestChip = trace::chipOthersWaitFor(t);
     result.json = timelineJson(s, t, static_cast<ChipId>(result.referenceChip),
                                static_cast<ChipId>(result.slowestChip));
+    if (plan.slices > 1) {
+        // Multislice: the timeline is one slice's (chips above); the DCN stage is one item.
+        result.json["multislice"] = {{"slices", plan.slices},
+                                     {"replicas_per_slice", plan.parallelism.replicas},
+                                     {"replicas", plan.parallelism.replicas * plan.slices},
+                                     {"dcn_sync_s", plan.dcn.seconds()},
+                                     {"dcn_bytes_per_host", plan.dcn.bytesPerHost}};
+    }
     return result;
 }
 
