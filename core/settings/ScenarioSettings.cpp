@@ -346,7 +346,7 @@ std::vector<Setting> buildTable() {
          .unset = "the machine's dcn_GBps_per_host",
          .description = "Multislice: data-centre network bandwidth per host, per direction; "
                         "needed for slices > 1 on a machine whose file states none (tpu-v2, "
-                        "tpu-v3)",
+                        "tpu-v3, tpu-v4, tpu-v6e)",
          .flag = "dcn-bw",
          .example = "25",
          .read = [](const Scenario& s) { return orNull(s.dcnBandwidthGBps); },
