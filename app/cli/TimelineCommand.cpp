@@ -4,8 +4,8 @@
 #include "OutputPaths.hpp"
 #include "TextFormat.hpp"
 #include "api/TimelineRun.hpp"
-#include "common/InputError.hpp"
 #include "common/AtomicFile.hpp"
+#include "common/InputError.hpp"
 #include "timeline/StepTimeline.hpp"
 #include "trace/TimelineTrace.hpp"
 #include "training/StepPlan.hpp"
@@ -180,7 +180,7 @@ void runTimelineCommand(const TimelineCommandOptions& o, std::ostream& out, std:
                   " KiB; open it in ui.perfetto.dev)\n";
     }
     if (o.json) {
-        auto json = api::timelineJson(s, t, reference, slowest);
+        auto json = api::timelineJson(s, plan, t, reference, slowest);
         if (o.out) {
             json["trace"] = *o.out;
         }

@@ -59,30 +59,39 @@ double trainingSeconds(const StepTimeline& t) {
     return t.stepS - t.secondsByActivity[static_cast<std::size_t>(ChipActivity::Evaluating)];
 }
 
-nlohmann::json timelineJson(const Scenario& s, const StepTimeline& t, ChipId reference,
-                            ChipId slowest) {
+nlohmann::json timelineJson(const Scenario& s, const StepPlan& plan, const StepTimeline& t,
+                            ChipId reference, ChipId slowest) {
     nlohmann::json byActivity = nlohmann::json::object();
     for (int a = 0; a < kChipActivityCount; ++a) {
         byActivity[toString(static_cast<ChipActivity>(a))] =
             t.secondsByActivity[static_cast<std::size_t>(a)];
     }
-    return {{"scenario", podscope::toJson(s)},
-            {"chips", t.chips},
-            {"step_s", t.stepS},
-            {"analytic_train_step_s", t.analyticTrainStepS},
-            {"training_step_s", trainingSeconds(t)},
-            {"difference_fraction", trainingSeconds(t) / t.analyticTrainStepS - 1},
-            {"difference", t.difference},
-            {"reference_chip", reference},
-            {"seconds_by_activity", byActivity},
-            {"slowest_chip", slowest},
-            {"steps", t.stepTimesS.size()},
-            {"step_times_s", t.stepTimesS},
-            {"mean_step_s", t.meanStepS},
-            {"p50_step_s", t.p50StepS},
-            {"p99_step_s", t.p99StepS},
-            {"items", t.items.size()},
-            {"network", toString(t.network)}};
+    nlohmann::json json = {{"scenario", podscope::toJson(s)},
+                           {"chips", t.chips},
+                           {"step_s", t.stepS},
+                           {"analytic_train_step_s", t.analyticTrainStepS},
+                           {"training_step_s", trainingSeconds(t)},
+                           {"difference_fraction", trainingSeconds(t) / t.analyticTrainStepS - 1},
+                           {"difference", t.difference},
+                           {"reference_chip", reference},
+                           {"seconds_by_activity", byActivity},
+                           {"slowest_chip", slowest},
+                           {"steps", t.stepTimesS.size()},
+                           {"step_times_s", t.stepTimesS},
+                           {"mean_step_s", t.meanStepS},
+                           {"p50_step_s", t.p50StepS},
+                           {"p99_step_s", t.p99StepS},
+                           {"items", t.items.size()},
+                           {"network", toString(t.network)}};
+    if (plan.slices > 1) {
+        // Multislice: the timeline is one slice's (chips above); the DCN stage is one item.
+        json["multislice"] = {{"slices", plan.slices},
+                              {"replicas_per_slice", plan.parallelism.replicas},
+                              {"replicas", plan.parallelism.replicas * plan.slices},
+                              {"dcn_sync_s", plan.dcn.seconds()},
+                              {"dcn_bytes_per_host", plan.dcn.bytesPerHost}};
+    }
+    return json;
 }
 
 TimelineResult timeline(const Configuration& configuration, const TimelineRequest& request) {
@@ -104,7 +113,7 @@ TimelineResult timeline(const Configuration& configuration, const TimelineReques
     }
     result.referenceChip = options.slowChip.value_or(0);
     result.slowestChip = trace::chipOthersWaitFor(t);
-    result.json = timelineJson(s, t, static_cast<ChipId>(result.referenceChip),
+    result.json = timelineJson(s, plan, t, static_cast<ChipId>(result.referenceChip),
                                static_cast<ChipId>(result.slowestChip));
     return result;
 }

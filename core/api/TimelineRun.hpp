@@ -18,8 +18,9 @@ void setSlowChipAndHost(const TimelineRequest& request, const StepPlan& plan,
 // The step without its evaluation pass, which the analytic training step leaves out.
 double trainingSeconds(const StepTimeline& timeline);
 
-// The object `podscope-cli timeline --json` prints (without "trace").
-nlohmann::json timelineJson(const Scenario& scenario, const StepTimeline& timeline,
-                            ChipId reference, ChipId slowest);
+// The object `podscope-cli timeline --json` prints (without "trace"); a multislice plan adds
+// its DCN stage ("multislice").
+nlohmann::json timelineJson(const Scenario& scenario, const StepPlan& plan,
+                            const StepTimeline& timeline, ChipId reference, ChipId slowest);
 
 } // namespace podscope::api

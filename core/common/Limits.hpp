@@ -10,6 +10,7 @@ namespace podscope::limits {
 inline constexpr int kMaxRank = 4;
 inline constexpr int kMaxDimSize = 4096;
 inline constexpr std::int64_t kMaxChips = 65536;
+inline constexpr int kMaxSlices = 1024; // multislice: slices joined over the DCN
 inline constexpr double kMaxPayloadBytes = 1099511627776.0; // 1 TiB per chip
 inline constexpr int kMaxChunks = 1024;
 inline constexpr double kMaxLinkBandwidthGBps = 1e6;

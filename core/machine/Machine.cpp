@@ -302,6 +302,9 @@ Machine parseMachine(std::string_view text, const std::string& origin) {
     if (const auto dcn = r.optionalNumber("host", "dcn_GBps_per_host", 0, 1e6)) {
         m.dcnBpsPerHost = *dcn * units::kGB;
     }
+    if (const auto latency = r.optionalNumber("host", "dcn_latency_us", 0, 1e6)) {
+        m.dcnLatencyS = *latency * units::kMicrosecond;
+    }
     m.hostCpuCores = r.number("host", "cpu_cores", 0, limits::kMaxHostCpuCores);
 
     m.podDims = r.dims(*r.sourced("pod", "dims", true), "pod.dims");

@@ -61,6 +61,7 @@ struct Machine {
     std::vector<int> hostBlock;
     double pcieBpsPerChip = 0;
     std::optional<double> dcnBpsPerHost;
+    std::optional<double> dcnLatencyS; // per ring step across slices; unset: 0
     double hostCpuCores = 0;
 
     // Pod and slices

@@ -336,6 +336,34 @@ std::vector<Setting> buildTable() {
                    .details = "Not published"},
          .read = [](const Scenario& s) { return orNull(s.crossPodBandwidthGBps); },
          .write = [](Scenario& s, const json& v) { setOptional(s.crossPodBandwidthGBps, v); }},
+        {.key = "slices",
+         .type = T::Integer,
+         .unit = "slices",
+         .lowest = 1,
+         .highest = limits::kMaxSlices,
+         .unset = "1 slice",
+         .description = "Multislice: copies of the slice joined over the data-centre network "
+                        "(DCN); the data-parallel replicas and the global batch span them all, "
+                        "and the gradient sum adds a DCN all-reduce across slices "
+                        "(docs/multislice.md)",
+         .flag = "slices",
+         .example = "2",
+         .read = [](const Scenario& s) { return s.slices == 1 ? json() : json(s.slices); },
+         .write = [](Scenario& s,
+                     const json& v) { s.slices = v.is_null() ? 1 : v.get<int>(); }},
+        {.key = "dcn_bandwidth_GBps",
+         .type = T::Number,
+         .unit = "GB/s",
+         .highest = limits::kMaxLinkBandwidthGBps,
+         .lowestIncluded = false,
+         .unset = "the machine's dcn_GBps_per_host",
+         .description = "Multislice: data-centre network bandwidth per host, per direction; "
+                        "needed for slices > 1 on a machine whose file states none (tpu-v2, "
+                        "tpu-v3, tpu-v4, tpu-v6e)",
+         .flag = "dcn-bw",
+         .example = "25",
+         .read = [](const Scenario& s) { return orNull(s.dcnBandwidthGBps); },
+         .write = [](Scenario& s, const json& v) { setOptional(s.dcnBandwidthGBps, v); }},
 
         // --- Parallelism
         {.key = "global_batch",

@@ -283,6 +283,18 @@ private:
                         "gradient " + std::string(scenario_.weightUpdateSharding ? "reduce-scatter"
                                                                                  : "all-reduce"));
         }
+        if (plan_.slices > 1) {
+            // Multislice: each chip's shard all-reduced across the slices over the hosts' NICs,
+            // between the ICI reduce-scatter and all-gather (docs/multislice.md). No ICI link.
+            Work dcn;
+            dcn.item.activity = ChipActivity::GradientSync;
+            dcn.item.name = "gradient all-reduce across " + std::to_string(plan_.slices) +
+                            " slices (DCN)";
+            dcn.item.group = "dcn";
+            dcn.item.bytes = plan_.dcn.bytesPerHost;
+            dcn.seconds = plan_.dcn.seconds();
+            work_.push_back(std::move(dcn));
+        }
         for (int index : update) {
             if (plan_.exchanges[static_cast<std::size_t>(index)].kind ==
                 ExchangeKind::LayerNormSum) {

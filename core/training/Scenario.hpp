@@ -45,6 +45,10 @@ struct Scenario {
     std::optional<double> linkBandwidthGBps;     // what-if; default: the hardware's
     std::optional<double> linkLatencyUs;         // per hop; default: the hardware's
     std::optional<double> crossPodBandwidthGBps; // links between pods; default: as the others
+    // Multislice (docs/multislice.md): copies of the slice joined over the data-centre network;
+    // the global batch spans them all.
+    int slices = 1;
+    std::optional<double> dcnBandwidthGBps; // per host; default: the machine's dcn_GBps_per_host
     std::int64_t globalBatch = 0;
     int modelParallel = 1;
     ModelParallelKind modelParallelKind = ModelParallelKind::None;

@@ -53,6 +53,7 @@ std::string bottleneckOf(const StepBreakdown& b) {
 // One forward pass of the evaluation set, sharded over the replicas (padded to whole batches),
 // or the workload's beam search.
 double evaluationDeviceSeconds(const StepPlan& p, double evalExamples) {
+    evalExamples /= p.slices; // every slice evaluates its share of the set
     if (p.workload->decode) {
         return beamSearchTime(*p.workload->decode, p, evalExamples).seconds;
     }
@@ -109,7 +110,7 @@ TrainingResult evaluateStepPlan(const StepPlan& p, const Scenario& s, double eva
     const Framework& fw = *p.framework;
     const PlatformFacts& platform = cachedResource<PlatformFacts>(s.hardware, loadPlatformFacts);
     TrainingResult r;
-    r.chips = p.topology.chipCount();
+    r.chips = p.topology.chipCount() * p.slices;
     r.plan = p.parallelism;
     r.memory = p.memory;
     StepBreakdown& b = r.breakdown;
@@ -147,6 +148,13 @@ TrainingResult evaluateStepPlan(const StepPlan& p, const Scenario& s, double eva
             break;
         }
     }
+    // Multislice: the DCN all-reduce of the shards runs after the ICI reduce-scatter and before
+    // the all-gather (docs/multislice.md).
+    r.slices = p.slices;
+    r.replicasPerSlice = p.parallelism.replicas;
+    r.dcnSyncS = p.dcn.seconds();
+    reduceS += r.dcnSyncS;
+    reduceFinishS += r.dcnSyncS;
     r.gradientSyncS = reduceS + gatherS;
     const bool bucketed = s.gradient.overlap == GradientOverlap::Bucketed;
     b.gradientSyncExposed =
@@ -161,7 +169,7 @@ TrainingResult evaluateStepPlan(const StepPlan& p, const Scenario& s, double eva
     if (!(input.cpuCores > 0)) {
         input.cpuCores = platform.hostCpuCores;
     }
-    const int hosts = std::max(p.topology.hostCount(), 1);
+    const int hosts = std::max(p.topology.hostCount(), 1) * p.slices;
     InputCost cost = w.input;
     for (const auto& [value, stage, name] :
          {std::tuple{s.inputCost.readS, &cost.readS, "input.read_s"},
@@ -234,7 +242,8 @@ TrainingResult evaluateStepPlan(const StepPlan& p, const Scenario& s, double eva
     if (w.decode) {
         r.evalDecodeS = evaluationDeviceS;
         r.evalDecode =
-            decodeShape(*w.decode, w.evalExamples, static_cast<double>(p.parallelism.replicas));
+            decodeShape(*w.decode, w.evalExamples,
+                        static_cast<double>(p.parallelism.replicas) * p.slices);
     }
     const int loops = std::max(r.evaluations, 1);
     const double firstExtraS = r.evaluations > 0 ? schedule.firstExtraS : 0.0;

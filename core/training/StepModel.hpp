@@ -71,6 +71,11 @@ struct TrainingResult {
     double startupS = 0;
     double finalEvalWaitS = 0;    // asynchronous evaluation: wait for the last result
     double gradientSyncS = 0;     // the whole gradient summation, before overlap
+    // Multislice: slices over the DCN, and the DCN stage of the gradient sum (in gradientSyncS
+    // and the exposed gradient sync); 1 and 0 for one slice.
+    int slices = 1;
+    double dcnSyncS = 0;
+    std::int64_t replicasPerSlice = 0;
     double computeEfficiency = 0; // useful MXU FLOP/s of the compute part over the core's peak
     // Model FLOPs utilisation: the forward and backward FLOPs of the layers (recomputation
     // left out) per training step (evaluations left out) over the core's peak.

@@ -2,7 +2,9 @@
 
 #include "common/InputError.hpp"
 #include "common/Units.hpp"
+#include "common/Limits.hpp"
 #include "compute/LoweringRules.hpp"
+#include "machine/Machine.hpp"
 #include "topology/Hardware.hpp"
 #include "topology/TopologyPresets.hpp"
 #include "training/Optimizer.hpp"
@@ -341,6 +343,38 @@ Topology scenarioTopology(const Scenario& s) {
 
 namespace {
 std::atomic<std::int64_t> plansBuilt{0};
+
+// The DCN stage of a multislice gradient sum: each chip's shard of the summed gradients (its
+// gradient bytes over the chips that sum them), all-reduced across the slices by its host's NIC.
+void planDcn(StepPlan& p, const Scenario& s) {
+    if (s.slices <= 1) {
+        return;
+    }
+    const Machine& m = bundledMachine(s.hardware);
+    double hostBps = 0;
+    if (s.dcnBandwidthGBps) {
+        hostBps = *s.dcnBandwidthGBps * units::kGB;
+    } else if (m.dcnBpsPerHost) {
+        hostBps = *m.dcnBpsPerHost;
+    } else {
+        throw InputError("dcn_bandwidth_GBps",
+                         s.hardware + "'s machine file states no data-centre network bandwidth "
+                                      "(host.dcn_GBps_per_host), so " +
+                             std::to_string(s.slices) +
+                             " slices need one: give dcn_bandwidth_GBps (--dcn-bw GBPS)");
+    }
+    double gradientBytes = 0;
+    for (const Exchange& e : p.exchanges) {
+        if (e.kind == ExchangeKind::GradientReduce && e.collective) {
+            gradientBytes += e.collective->bytesPerChip;
+        }
+    }
+    const int chipsPerHost =
+        static_cast<int>(p.topology.chipCount() / std::max(p.topology.hostCount(), 1));
+    p.dcn = dcnAllReduce(s.slices, gradientBytes / std::max(p.gradientGroupChips, 1),
+                         std::max(chipsPerHost, 1), hostBps, m.dcnLatencyS.value_or(0),
+                         "dcn_bandwidth_GBps");
+}
 } // namespace
 
 std::int64_t stepPlansBuilt() {
@@ -372,7 +406,17 @@ StepPlan buildStepPlanUnchecked(const Scenario& scenario, const CoreCalibration*
     const ModelParallelKind kind =
         s.modelParallel > 1 && s.modelParallelKind == ModelParallelKind::None ? w.defaultSplit()
                                                                                : s.modelParallelKind;
-    p.parallelism = planParallelism(p.topology, s.globalBatch, s.modelParallel, kind);
+    p.slices = s.slices;
+    if (s.slices < 1 || s.slices > limits::kMaxSlices) {
+        throw InputError("slices",
+                         "must be from 1 to " + std::to_string(limits::kMaxSlices) + " slices");
+    }
+    if (s.globalBatch % s.slices != 0) {
+        throw InputError("global_batch", "must divide evenly over the " +
+                                             std::to_string(s.slices) + " slices");
+    }
+    p.parallelism =
+        planParallelism(p.topology, s.globalBatch / s.slices, s.modelParallel, kind);
     if (!w.supports(p.parallelism.kind)) {
         throw InputError("model_parallel", w.name + " has no layers that a " +
                                                toString(p.parallelism.kind) + " split divides");
@@ -410,6 +454,7 @@ StepPlan buildStepPlanUnchecked(const Scenario& scenario, const CoreCalibration*
     }
     addLayerExchanges(p, inputGradient, batchNormTile);
     addGradientExchanges(p, s);
+    planDcn(p, s);
     planOptimizer(p, s);
     planMemory(p, s);
     rematerialize(p, s.remat);

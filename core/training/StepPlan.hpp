@@ -1,6 +1,7 @@
 #pragma once
 
 #include "collective/CollectiveSpec.hpp"
+#include "collective/DcnAllReduce.hpp"
 #include "compute/CoreModel.hpp"
 #include "compute/LayerCost.hpp"
 #include "parallelism/ParallelismPlan.hpp"
@@ -90,6 +91,11 @@ struct StepPlan {
     double parametersPerCore = 0;
     int gradientGroupChips = 1; // chips that sum each gradient
     int batchNormGroupCores = 1;
+    // Multislice: the slices the data-parallel replicas span (parallelism is per slice; the
+    // global batch is split evenly over the slices) and the gradient sum's DCN stage, between the
+    // ICI reduce-scatter and all-gather (docs/multislice.md).
+    int slices = 1;
+    DcnAllReduce dcn;
 };
 
 // Throws InputError naming the field for impossible configurations (including one that does not

@@ -48,6 +48,14 @@ nlohmann::json toJson(const TrainingResult& r) {
                         {"chips_per_replica", r.plan.chipsPerReplica},
                         {"per_replica_batch", r.plan.perReplicaBatch},
                         {"examples_per_core", r.plan.examplesPerCore}};
+    if (r.slices > 1) {
+        // Multislice (docs/multislice.md): the parallelism above is one slice's.
+        j["dcn_sync_s"] = r.dcnSyncS;
+        j["multislice"] = {{"slices", r.slices},
+                           {"replicas_per_slice", r.replicasPerSlice},
+                           {"replicas", r.replicasPerSlice * r.slices},
+                           {"dcn_sync_s", r.dcnSyncS}};
+    }
     const MemoryUse& m = r.memory;
     j["memory"] = {{"weights_bytes", m.weights},
                    {"gradients_bytes", m.gradients},
