@@ -23,10 +23,7 @@ namespace {
 // Pads to a column width counted in characters (UTF-8 "µ" is two bytes, one column); a text as
 // wide as the column or wider keeps one space after it, never truncated.
 std::string padded(std::string text, std::size_t width) {
-    std::size_t columns = 0;
-    for (const char c : text) {
-        columns += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;
-    }
+    const std::size_t columns = displayWidth(text);
     text.append(columns < width ? width - columns : 1, ' ');
     return text;
 }
@@ -82,8 +79,7 @@ void runLayersCommand(const LayersOptions& o, std::ostream& out) {
         << (recomputes ? padded(formatDuration(recompute), 11) : "")
         << padded(formatNumber(flops / 1e9, 2), 9) << padded(formatNumber(bytes / 1e6, 1), 9)
         << padded("", 9)
-        << formatPercent(flops / ((forward + backward + recompute) * result.corePeakFlops))
-        << "\n";
+        << formatPercent(flops / ((forward + backward + recompute) * result.corePeakFlops)) << "\n";
     if (recomputes) {
         out << "\nRecompute      " << result.recomputedLayers
             << " layers run their forward pass again in the backward pass ("

@@ -4,6 +4,7 @@
 #include "TextFormat.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <iomanip>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -38,6 +39,61 @@ std::string csvNumber(double v) {
     return s.str();
 }
 
+// The default output, for people: the columns a reader compares, aligned, numbers as people
+// write them; a refused point says why on its own row. Every column is in --csv and --json.
+void printTable(const std::vector<api::SweepRow>& rows, std::ostream& out) {
+    const std::vector<std::string> header = {"chips",        "global batch", "time to train",
+                                             "step time",    "examples/s",   "steps",
+                                             "HBM per core", "bottleneck"};
+    std::vector<std::vector<std::string>> cells;
+    for (const auto& row : rows) {
+        std::vector<std::string> line = {formatNumber(static_cast<double>(row.chips), 0),
+                                         formatNumber(static_cast<double>(row.globalBatch), 0)};
+        if (!row.error.empty()) {
+            line.push_back("refused: " + row.error);
+        } else {
+            line.push_back(row.timeToTrainKnown
+                               ? formatDuration(row.timeToTrainS) + (row.extrapolated ? " *" : "")
+                               : "unknown");
+            line.push_back(formatDuration(row.stepTimeS));
+            line.push_back(formatNumber(row.throughputExamplesPerS, 0));
+            line.push_back(row.timeToTrainKnown ? formatNumber(static_cast<double>(row.steps), 0)
+                                                : "");
+            line.push_back(formatBytes(row.hbmBytesPerCore));
+            line.push_back(row.bottleneck);
+        }
+        cells.push_back(std::move(line));
+    }
+    std::vector<std::size_t> width(header.size());
+    for (std::size_t c = 0; c < header.size(); ++c) {
+        width[c] = header[c].size();
+        for (const auto& line : cells) {
+            if (line.size() == header.size() && c < line.size()) {
+                width[c] = std::max(width[c], displayWidth(line[c]));
+            }
+        }
+    }
+    const auto print = [&](const std::vector<std::string>& line) {
+        std::string text;
+        for (std::size_t c = 0; c < line.size(); ++c) {
+            const bool last = c + 1 == line.size();
+            const std::size_t pad = last ? 0 : width[c] - std::min(width[c], displayWidth(line[c]));
+            // Numbers right-aligned, the bottleneck (and a refusal) as text.
+            text += (c ? "  " : "") + (last ? line[c] : std::string(pad, ' ') + line[c]);
+        }
+        out << text << "\n";
+    };
+    print(header);
+    bool extrapolated = false;
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+        print(cells[i]);
+        extrapolated = extrapolated || (rows[i].error.empty() && rows[i].extrapolated);
+    }
+    if (extrapolated) {
+        out << "* the global batch lies outside the measured convergence points\n";
+    }
+}
+
 } // namespace
 
 void runSweepCommand(const SweepOptions& o, std::ostream& out) {
@@ -51,7 +107,11 @@ void runSweepCommand(const SweepOptions& o, std::ostream& out) {
         out << array.dump(2) << "\n";
         return;
     }
-    const char sep = o.csv ? ',' : '\t';
+    if (!o.csv) {
+        printTable(rows, out);
+        return;
+    }
+    const char sep = ',';
     const std::vector<std::string> names = api::sweepColumns();
     for (std::size_t i = 0; i < names.size(); ++i) {
         out << (i ? std::string(1, sep) : "") << names[i];
@@ -78,7 +138,7 @@ void runSweepCommand(const SweepOptions& o, std::ostream& out) {
             }
             std::string message = row.error;
             for (auto& c : message) {
-                if (c == ',' || c == '\t') {
+                if (c == ',') {
                     c = ';';
                 }
             }

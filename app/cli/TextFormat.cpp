@@ -6,17 +6,20 @@
 
 namespace podscope::cli {
 
-std::string formatNumber(double value, int precision) { return fixedDecimals(value, precision); }
+std::string formatNumber(double value, int precision) {
+    return groupedDecimals(value, precision);
+}
 
 std::string formatDuration(double seconds) {
-    const double magnitude = std::fabs(seconds);
-    if (magnitude < 1e-3) {
-        return formatNumber(seconds * 1e6, 1) + " µs";
+    return readableDuration(seconds);
+}
+
+std::size_t displayWidth(std::string_view text) {
+    std::size_t columns = 0;
+    for (const char c : text) {
+        columns += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0; // not a continuation
     }
-    if (magnitude < 1) {
-        return formatNumber(seconds * 1e3, 3) + " ms";
-    }
-    return formatNumber(seconds, 2) + " s";
+    return columns;
 }
 
 std::string formatBytes(double bytes) {
@@ -30,7 +33,7 @@ std::string formatBytes(double bytes) {
 }
 
 std::string formatCount(long long count, std::string_view noun, std::string_view plural) {
-    std::string text = std::to_string(count) + " ";
+    std::string text = groupedDecimals(static_cast<double>(count), 0) + " ";
     if (count == 1) {
         text += noun;
     } else if (!plural.empty()) {
@@ -41,6 +44,8 @@ std::string formatCount(long long count, std::string_view noun, std::string_view
     return text;
 }
 
-std::string formatPercent(double fraction) { return formatNumber(fraction * 100, 1) + " %"; }
+std::string formatPercent(double fraction) {
+    return formatNumber(fraction * 100, 1) + " %";
+}
 
 } // namespace podscope::cli

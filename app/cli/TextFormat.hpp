@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -15,5 +16,7 @@ std::string formatBytes(double bytes);
 // A fraction as "65.2 %".
 std::string formatPercent(double fraction);
 std::string formatNumber(double value, int precision = 1);
+// Columns on a terminal: UTF-8 characters, not bytes ("µs" is two columns).
+std::size_t displayWidth(std::string_view text);
 
 } // namespace podscope::cli

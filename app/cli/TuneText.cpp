@@ -51,9 +51,10 @@ std::string tuneText(const TuneReport& r) {
             << formatObjective(objective, objectiveValue(objective, row.score))
             << "  chips=" << row.settings[kChips] << " " << settingsLine(row.settings) << "\n";
         out << "     time to train " << formatSeconds(t.timeToTrainS) << ", step "
-            << formatSeconds(t.stepTimeS) << ", " << std::setprecision(4)
-            << t.throughputExamplesPerS << " examples/s, " << t.steps << " steps, bottleneck "
-            << t.bottleneck << (t.extrapolated ? ", batch EXTRAPOLATED" : "") << "\n";
+            << formatSeconds(t.stepTimeS) << ", " << groupedDecimals(t.throughputExamplesPerS, 0)
+            << " examples/s, " << groupedDecimals(static_cast<double>(t.steps), 0)
+            << " steps, bottleneck " << t.bottleneck
+            << (t.extrapolated ? ", batch EXTRAPOLATED" : "") << "\n";
         if (r.settings.fidelity == Fidelity::Timeline && !row.confirmed) {
             out << "     step timeline: " << row.timelineDifference << " (ranked as analytic)\n";
         }
@@ -77,8 +78,8 @@ std::string tuneText(const TuneReport& r) {
     out << "\nPareto front (time to train against " << toString(r.settings.axis) << "):\n";
     for (const FrontPoint& p : r.front) {
         out << "  " << std::setw(5) << p.chips << " chips  " << std::setw(9)
-            << formatSeconds(p.timeToTrainS) << "  " << std::setw(10) << std::setprecision(4)
-            << p.chipSeconds << " chip-s  " << settingsLine(p.settings) << "\n";
+            << formatSeconds(p.timeToTrainS) << "  " << std::setw(10)
+            << groupedDecimals(p.chipSeconds, 0) << " chip-s  " << settingsLine(p.settings) << "\n";
     }
     return out.str();
 }
@@ -115,7 +116,8 @@ std::string tuneCsv(const TuneReport& r) {
             }
         }
         out << "," << (row.confirmed ? roundTripDigits(row.timelineStepS) : "") << ","
-            << (row.confirmed ? roundTripDigits(row.timelineTimeToTrainS) : "") << "," << why << "\n";
+            << (row.confirmed ? roundTripDigits(row.timelineTimeToTrainS) : "") << "," << why
+            << "\n";
     }
     for (std::size_t i = 0; i < r.front.size(); ++i) {
         const FrontPoint& p = r.front[i];
@@ -123,8 +125,8 @@ std::string tuneCsv(const TuneReport& r) {
         for (const auto& value : p.settings) {
             out << "," << value;
         }
-        out << ",," << roundTripDigits(p.timeToTrainS) << ",," << roundTripDigits(p.throughputExamplesPerS) << ","
-            << roundTripDigits(p.chipSeconds);
+        out << ",," << roundTripDigits(p.timeToTrainS) << ",,"
+            << roundTripDigits(p.throughputExamplesPerS) << "," << roundTripDigits(p.chipSeconds);
         for (std::size_t k = 0; k < std::size(kBreakdownParts); ++k) {
             out << ",";
         }

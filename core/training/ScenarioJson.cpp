@@ -92,7 +92,8 @@ std::set<std::string> knownKeys(const std::string& object) {
 
 int lineAt(const std::string& text, std::size_t pos) {
     const auto upto = std::min(pos, text.size());
-    return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(upto), '\n'));
+    return 1 +
+           static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(upto), '\n'));
 }
 
 // Refuses deep nesting before the JSON parser sees it: a configuration is two levels deep, and
@@ -114,8 +115,8 @@ void checkNesting(const std::string& text, const std::string& origin) {
             if (++depth > limits::kMaxJsonDepth) {
                 throw InputError("config", "nested deeper than " +
                                                std::to_string(limits::kMaxJsonDepth) +
-                                               " levels (line " +
-                                               std::to_string(lineAt(text, i)) + ") in " + origin);
+                                               " levels (line " + std::to_string(lineAt(text, i)) +
+                                               ") in " + origin);
             }
         } else if (c == '}' || c == ']') {
             --depth;
@@ -230,10 +231,15 @@ Scenario parseScenario(const std::string& text, const std::string& origin) {
             if (!setting.required || object.contains(key)) {
                 continue;
             }
+            // As for a model given by flags alone (the framework): one rule for both.
+            if (!setting.standalone.empty()) {
+                writeSetting(setting, s, std::string(setting.standalone), key);
+                continue;
+            }
             // Another setting that sets it instead (chips, for the topology).
-            const auto alternative = std::find_if(
-                scenarioSettings().begin(), scenarioSettings().end(),
-                [&](const Setting& other) { return other.excludes == setting.key; });
+            const auto alternative =
+                std::find_if(scenarioSettings().begin(), scenarioSettings().end(),
+                             [&](const Setting& other) { return other.excludes == setting.key; });
             if (alternative == scenarioSettings().end()) {
                 throw InputError(key, "is required (or name a preset) in " + origin);
             }

@@ -207,10 +207,9 @@ TrainingResult evaluateStepPlan(const StepPlan& p, const Scenario& s, double eva
         r.steps = static_cast<std::int64_t>(std::ceil(converge.examples / batch - 1e-9));
     } else {
         r.timeToTrainKnown = false;
-        r.timeToTrainMissing = w.name +
-                               " has no convergence data (examples to its quality target), so "
-                               "the time to train is unknown: give train_steps (--train-steps N) "
-                               "or train_examples (--train-examples N)";
+        r.timeToTrainMissing =
+            w.name + " has no convergence data (examples to its quality target): give "
+                     "train_steps (--train-steps N) or train_examples (--train-examples N)";
     }
     r.criticalBatch = w.hasConvergence() ? w.convergence.batchNoise : 0;
     r.epochs = w.trainExamples > 0 ? static_cast<double>(r.steps) * batch / w.trainExamples : 0;
@@ -241,9 +240,8 @@ TrainingResult evaluateStepPlan(const StepPlan& p, const Scenario& s, double eva
     r.evaluationS = evaluationDeviceS + (schedule.async ? 0.0 : schedule.fixedCostS);
     if (w.decode) {
         r.evalDecodeS = evaluationDeviceS;
-        r.evalDecode =
-            decodeShape(*w.decode, w.evalExamples,
-                        static_cast<double>(p.parallelism.replicas) * p.slices);
+        r.evalDecode = decodeShape(*w.decode, w.evalExamples,
+                                   static_cast<double>(p.parallelism.replicas) * p.slices);
     }
     const int loops = std::max(r.evaluations, 1);
     const double firstExtraS = r.evaluations > 0 ? schedule.firstExtraS : 0.0;

@@ -1,5 +1,5 @@
-#include "ScratchDir.hpp"
 #include "CliRunner.hpp"
+#include "ScratchDir.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -120,6 +120,34 @@ TEST(TrainingCli, BadConfigFilesExitTwoAndNameTheField) {
     EXPECT_EQ(runCli({"simulate", "--preset", "mlperf07-bert-tf-4096", "--wus", "maybe"}).status,
               2);
     EXPECT_EQ(runCli({"simulate", "--config", (dir.path / "missing.json").string()}).status, 2);
+}
+
+// Without --csv or --json, a table for people: aligned columns, units, grouped numbers, and
+// a refused point's reason on its row.
+TEST(TrainingCli, SweepPrintsATableForPeopleByDefault) {
+    const auto text =
+        runCli({"sweep", "--preset", "mlperf07-bert-tf2-16", "--chips", "16,256,4096"});
+    ASSERT_EQ(text.status, 0) << text.err;
+    std::istringstream lines(text.out);
+    std::string header;
+    std::getline(lines, header);
+    EXPECT_EQ(header.rfind("chips  global batch  time to train", 0), 0u) << header;
+    std::vector<std::string> rows;
+    for (std::string line; std::getline(lines, line);) {
+        rows.push_back(line);
+    }
+    ASSERT_GE(rows.size(), 3u) << text.out;
+    EXPECT_EQ(rows[0].find('\t'), std::string::npos) << "no tabs: " << rows[0];
+    // Units on the durations and the bytes; whole columns line up under the header.
+    EXPECT_NE(rows[0].find(" s "), std::string::npos) << rows[0];
+    EXPECT_NE(rows[0].find("GiB"), std::string::npos) << rows[0];
+    EXPECT_EQ(rows[0].find("e+"), std::string::npos) << rows[0];
+    const std::size_t bottleneck = header.find("bottleneck");
+    ASSERT_GT(rows[0].size(), bottleneck) << rows[0];
+    EXPECT_EQ(rows[0][bottleneck - 1], ' ') << rows[0];
+    EXPECT_NE(rows[0][bottleneck], ' ') << "the bottleneck starts under its header: " << rows[0];
+    // BERT's 16-chip batch does not spread over 4096 chips: refused on its row, with the reason.
+    EXPECT_NE(rows[2].find("refused: "), std::string::npos) << rows[2];
 }
 
 TEST(TrainingCli, SweepGivesOneRowPerPoint) {

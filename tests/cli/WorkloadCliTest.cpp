@@ -137,5 +137,22 @@ TEST(WorkloadCli, AModelAloneNeedsOnlyItsSliceAndBatch) {
     EXPECT_NE(nothing.err.find("--workload MODEL"), std::string::npos) << nothing.err;
 }
 
+// The same model in a configuration file without a preset reads as the flags do: the table's
+// standalone framework fills in, so a file that the flags would accept is not refused.
+TEST(WorkloadCli, AConfigurationFileWithAModelAloneReadsAsTheFlags) {
+    const std::string onnx = std::string(PODSCOPE_SOURCE_DIR) + "/tests/data/onnx/resnet50.onnx";
+    ScratchDir dir;
+    const auto config = dir.path / "own-model.json";
+    podscope::test::writeFile(
+        config, nlohmann::json{{"workload", onnx}, {"chips", 16}, {"global_batch", 512}}.dump());
+    const Outcome file = runCli({"simulate", "--config", config.string(), "--json"});
+    ASSERT_EQ(file.status, 0) << file.err;
+    const Outcome flags = runCli(
+        {"simulate", "--workload", onnx, "--chips", "16", "--global-batch", "512", "--json"});
+    ASSERT_EQ(flags.status, 0) << flags.err;
+    EXPECT_EQ(nlohmann::json::parse(file.out), nlohmann::json::parse(flags.out));
+    EXPECT_EQ(nlohmann::json::parse(file.out).at("scenario").at("framework"), "jax");
+}
+
 } // namespace
 } // namespace podscope::cli::test

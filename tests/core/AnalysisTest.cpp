@@ -10,6 +10,7 @@
 #include "training/StepPlan.hpp"
 
 #include <gtest/gtest.h>
+#include <limits>
 #include <podscope/sweep.hpp>
 
 namespace podscope {
@@ -110,6 +111,23 @@ TEST(NumberFormat, WritesNumbersAsPeopleDo) {
     EXPECT_EQ(significantDigits(43.14), "43.1");
     EXPECT_EQ(significantDigits(102.4), "102");
     EXPECT_EQ(std::stod(roundTripDigits(0.1 + 0.2, 17)), 0.1 + 0.2);
+}
+
+TEST(NumberFormat, LargeNumbersAreGroupedNotExponents) {
+    // Running text groups from five digits on; four-digit counts (4096 chips) stay whole.
+    EXPECT_EQ(groupedDecimals(90788.2, 0), "90,788");
+    EXPECT_EQ(groupedDecimals(4096, 0), "4096");
+    EXPECT_EQ(groupedDecimals(-1048576.54, 1), "-1,048,576.5");
+    EXPECT_EQ(groupedDecimals(12345.678, 2), "12,345.68");
+    EXPECT_EQ(groupedDecimals(std::numeric_limits<double>::infinity(), 0), "inf");
+    // Significant digits round, they do not switch to 9.08e+04.
+    EXPECT_EQ(significantDigits(90788.2), "90,800");
+    EXPECT_EQ(significantDigits(99950), "100,000");
+    EXPECT_EQ(significantDigits(3404.4), "3400");
+    EXPECT_EQ(significantDigits(-1.2345e6, 2), "-1,200,000");
+    EXPECT_EQ(significantDigits(999.4), "999");
+    EXPECT_EQ(significantDigits(999.6), "1000");
+    EXPECT_EQ(roundTripDigits(1.5e12, 9), "1.5e+12"); // files for machines: no commas
 }
 
 } // namespace

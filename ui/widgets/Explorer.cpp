@@ -12,7 +12,6 @@
 #include "training/Presets.hpp"
 #include "training/ScenarioJson.hpp"
 #include "widgets/ControlPanel.hpp"
-#include "widgets/ExportMenu.hpp"
 #include "widgets/LatestOnlyRunner.hpp"
 #include "widgets/MainWindow.hpp"
 #include "widgets/MemoryBar.hpp"
@@ -80,7 +79,7 @@ QString signedPercent(double now, double before) {
 
 } // namespace
 
-Explorer::Explorer(MainWindow& window, const Scenario& initial)
+Explorer::Explorer(QMainWindow& window, const Scenario& initial)
     : QObject(&window)
     , window_(window)
     , document_(new ScenarioDocument(initial, this))
@@ -113,19 +112,17 @@ Explorer::Explorer(MainWindow& window, const Scenario& initial)
             memory_->setMemory(analysis_->result.memory);
         }
         setStale(true);
-        window_.statusBar()->showMessage(
+        emit statusMessage(
             tr("Configuration refused: see the explanation in the Configuration panel"), 10000);
         emit analysisFailed(message);
     });
     connect(
         whatIfs_, &WhatIfPanel::tryRequested, this,
         [this](const Scenario& scenario, const QString& what) { document_->edit(scenario, what); });
-    // The 3-D view's simulation feeds the link chart.
-    connect(&window_, &MainWindow::runShown, this, [this] {
-        if (window_.currentRun()) {
-            links_->setRun(*window_.currentRun());
-        }
-    });
+}
+
+void Explorer::showLinkUse(const ScenarioRun& run) {
+    links_->setRun(run);
 }
 
 void Explorer::start() {
@@ -244,8 +241,9 @@ void Explorer::buildMenus() {
         }
     });
     saveAs->setShortcut(QKeySequence::SaveAs);
-    new ExportMenu(*this, window_, file); // File > Export (issue 6); owned by this
-    file->addSeparator();
+    fileMenu_ = file;
+    // File > Export (issue 6) goes here: the window adds it (it exports the 3-D view too).
+    exportSlot_ = file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), &window_, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
     refreshRecentMenu();
@@ -334,8 +332,8 @@ void Explorer::showAnalysis(std::shared_ptr<const TrainingAnalysis> analysis) {
     whatIfs_->setWhatIfs(analysis_->whatIfs, analysis_->result);
     deltas_->setText(deltas());
     setStale(false);
-    window_.showScenario(gradientSyncView(analysis_->scenario, analysis_->result));
-    window_.showTraining(analysis_->scenario);
+    emit replayRequested(gradientSyncView(analysis_->scenario, analysis_->result),
+                         analysis_->scenario);
     emit analysisShown();
 }
 
@@ -358,8 +356,8 @@ void Explorer::showHeadline() {
             .arg(timeToTrain, formatSeconds(r.stepTimeS),
                  tr("%1 examples/s").arg(QLocale().toString(r.throughputExamplesPerS, 'f', 0)),
                  QString::fromStdString(r.bottleneck));
-    window_.setHeadline(showingStaleResult() ? tr("Last valid result: %1").arg(numbers) : numbers,
-                        why);
+    emit headlineChanged(showingStaleResult() ? tr("Last valid result: %1").arg(numbers) : numbers,
+                         why);
 }
 
 bool Explorer::showingStaleResult() const {
@@ -368,7 +366,7 @@ bool Explorer::showingStaleResult() const {
 
 void Explorer::setStale(bool stale) {
     stale_->setVisible(stale && analysis_);
-    window_.setStale(stale && analysis_);
+    emit staleChanged(stale && analysis_);
     showHeadline();
 }
 
@@ -386,8 +384,7 @@ void Explorer::writeAutosave() {
     try {
         saveScenarioFile(autosavePath().toStdString(), document_->scenario()); // temp file + rename
     } catch (const std::exception& e) {
-        window_.statusBar()->showMessage(
-            tr("Autosave failed: %1").arg(QString::fromStdString(e.what())));
+        emit statusMessage(tr("Autosave failed: %1").arg(QString::fromStdString(e.what())), 0);
     }
 }
 
@@ -488,8 +485,7 @@ void Explorer::refreshRecentMenu() {
 
 void Explorer::updateTitle() {
     const QString name = document_->path().isEmpty() ? tr("untitled") : document_->path();
-    window_.setWindowTitle(
-        QString("%1%2 - PodScope").arg(name, document_->isModified() ? "*" : ""));
+    emit titleChanged(QString("%1%2 - PodScope").arg(name, document_->isModified() ? "*" : ""));
 }
 
 } // namespace podscope::ui

@@ -2,13 +2,16 @@
 
 #include "figure/ChartKind.hpp"
 #include "session/ScenarioDocument.hpp"
+#include "view/ScenarioRun.hpp"
 #include "view/TrainingAnalysis.hpp"
 
 #include <QObject>
 #include <memory>
 #include <optional>
 
+class QAction;
 class QLabel;
+class QMainWindow;
 class QTimer;
 class QMenu;
 class QTabWidget;
@@ -21,19 +24,19 @@ class ControlPanel;
 template <class Result> class LatestOnlyRunner;
 class LayerTimeChart;
 class LinkUseChart;
-class MainWindow;
 class MemoryBar;
 class RooflineChart;
 class ThroughputChart;
 class WhatIfPanel;
 
 // The exploring half of the main window: the configuration document with its controls, menus
-// (file, edit, presets), charts and baseline. Every change is analysed off the UI thread; the
-// result updates the charts and tells the window which collective to replay.
+// (file, edit, presets), charts and baseline, docked into `window`. Every change is analysed
+// off the UI thread; the result updates the charts, and signals tell the window what to replay
+// and what to headline (the explorer never calls the window's replay).
 class Explorer : public QObject {
     Q_OBJECT
 public:
-    Explorer(MainWindow& window, const Scenario& initial);
+    Explorer(QMainWindow& window, const Scenario& initial);
     // Runs the first analysis and restores the window layout; call once the window is built.
     void start();
 
@@ -85,9 +88,24 @@ public:
     void writeAutosave();
     static void removeAutosave();
 
+    // The File menu, and the separator above Quit where File > Export goes.
+    QMenu* fileMenu() const { return fileMenu_; }
+    QAction* exportSlot() const { return exportSlot_; }
+    // The 3-D view's simulation, for the link chart.
+    void showLinkUse(const ScenarioRun& run);
+
 signals:
     void analysisShown();
     void analysisFailed(const QString& message);
+    // An analysed configuration: the collective to replay (its gradient sync) and the training
+    // step to simulate.
+    void replayRequested(const ViewScenario& collective, const Scenario& training);
+    // The headline numbers; `why`, when not empty, is the whole sentence the text shortens.
+    void headlineChanged(const QString& text, const QString& why);
+    // The configuration is refused and the views show the last valid result (or no longer do).
+    void staleChanged(bool stale);
+    void statusMessage(const QString& text, int timeoutMs);
+    void titleChanged(const QString& title);
 
 private:
     void buildMenus();
@@ -100,7 +118,9 @@ private:
     void showHeadline();
     void setStale(bool stale);
 
-    MainWindow& window_;
+    QMainWindow& window_;
+    QMenu* fileMenu_ = nullptr;
+    QAction* exportSlot_ = nullptr;
     ScenarioDocument* document_;
     LatestOnlyRunner<TrainingAnalysis>* runner_;
     ControlPanel* controls_ = nullptr;

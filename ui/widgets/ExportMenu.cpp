@@ -139,11 +139,12 @@ QImage renderViewFigure(MainWindow& window, QSize size, const ViewFigureOptions&
     return scene.isNull() ? QImage() : composeViewFigure(scene, size, content, options);
 }
 
-ExportMenu::ExportMenu(Explorer& explorer, MainWindow& window, QMenu* fileMenu)
+ExportMenu::ExportMenu(Explorer& explorer, MainWindow& window, QMenu* fileMenu, QAction* before)
     : QObject(&explorer)
     , explorer_(explorer)
     , window_(window)
-    , menu_(fileMenu->addMenu(tr("&Export"))) {
+    , menu_(new QMenu(tr("&Export"), fileMenu)) {
+    fileMenu->insertMenu(before, menu_);
     menu_->setObjectName("exportMenu");
     QAction* current = menu_->addAction(tr("&Chart in front..."), this,
                                         [this] { exportChartInteractively(currentChart()); });

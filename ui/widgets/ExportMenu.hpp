@@ -7,6 +7,7 @@
 #include <QString>
 #include <functional>
 
+class QAction;
 class QMenu;
 class QWidget;
 
@@ -30,8 +31,9 @@ ViewFigureContent viewFigureContent(const MainWindow& window);
 class ExportMenu : public QObject {
     Q_OBJECT
 public:
-    // Adds the submenu to `fileMenu` at its end.
-    ExportMenu(Explorer& explorer, MainWindow& window, QMenu* fileMenu);
+    // Adds the submenu to `fileMenu` before `before` (at its end when null); a child of the
+    // explorer, whose charts and results it writes.
+    ExportMenu(Explorer& explorer, MainWindow& window, QMenu* fileMenu, QAction* before = nullptr);
     QMenu* menu() const { return menu_; }
 
     // The chart tab in front in the charts dock.

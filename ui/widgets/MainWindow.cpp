@@ -1,15 +1,19 @@
 #include "widgets/MainWindow.hpp"
 
 #include "collective/Schedule.hpp"
+#include "common/NumberFormat.hpp"
 #include "session/ScenarioDocument.hpp"
 #include "topology/TopologyPresets.hpp"
 #include "training/StepModel.hpp"
+#include "view/SelectionDetails.hpp"
 #include "view/TrainingAnalysis.hpp"
 #include "vtk/VtkView.hpp"
 #include "widgets/DemoPlayer.hpp"
 #include "widgets/Explorer.hpp"
+#include "widgets/ExportMenu.hpp"
 #include "widgets/LatestOnlyRunner.hpp"
 #include "widgets/LegendWidget.hpp"
+#include "widgets/ReplayClock.hpp"
 #include "widgets/TimelinePanel.hpp"
 #include "widgets/TuneDialog.hpp"
 #include "widgets/UnsavedChangesPrompt.hpp"
@@ -63,8 +67,13 @@ ViewScenario initialView(const Scenario& training) {
     }
 }
 
+// The replay clock keeps one unit while it runs; status lines write durations as the CLI does.
 QString microseconds(double seconds) {
     return QString::number(seconds * 1e6, 'f', 1) + QStringLiteral(" µs");
+}
+
+QString durationText(double seconds) {
+    return QString::fromStdString(readableDuration(seconds));
 }
 
 } // namespace
@@ -74,6 +83,7 @@ MainWindow::MainWindow(const Scenario& training, bool withView, QWidget* parent)
     , scenario_(initialView(training))
     , training_(training) {
     setWindowTitle(QStringLiteral("PodScope"));
+    clock_ = new ReplayClock(this);
     runner_ = new LatestOnlyRunner<ScenarioRun>(this);
     stepRunner_ = new LatestOnlyRunner<StepRun>(this);
     if (withView) {
@@ -86,13 +96,30 @@ MainWindow::MainWindow(const Scenario& training, bool withView, QWidget* parent)
     }
     buildControls();
     explorer_ = new Explorer(*this, training);
+    new ExportMenu(*explorer_, *this, explorer_->fileMenu(), explorer_->exportSlot());
+    connect(explorer_, &Explorer::replayRequested, this,
+            [this](const ViewScenario& collective, const Scenario& step) {
+                showScenario(collective);
+                showTraining(step);
+            });
+    connect(explorer_, &Explorer::headlineChanged, this, &MainWindow::setHeadline);
+    connect(explorer_, &Explorer::staleChanged, this, &MainWindow::setStale);
+    connect(explorer_, &Explorer::statusMessage, this, [this](const QString& text, int timeoutMs) {
+        statusBar()->showMessage(text, timeoutMs);
+    });
+    connect(explorer_, &Explorer::titleChanged, this, &MainWindow::setWindowTitle);
+    connect(this, &MainWindow::runShown, explorer_, [this] {
+        if (run_) {
+            explorer_->showLinkUse(*run_); // the link chart shows the 3-D view's simulation
+        }
+    });
     demos_ = new DemoPlayer(*this, *explorer_);
     demos_->addMenu(menuBar());
     buildViewMenu();
     buildToolsMenu();
-    timer_.setTimerType(Qt::PreciseTimer);
-    timer_.setInterval(16);
-    connect(&timer_, &QTimer::timeout, this, &MainWindow::tick);
+    connect(clock_, &ReplayClock::timeChanged, this, &MainWindow::renderFrame);
+    connect(clock_, &ReplayClock::playingChanged, this,
+            [this](bool playing) { play_->setText(playing ? tr("Pause") : tr("Play")); });
     connect(runner_, &LatestOnlyRunnerBase::started, this, [this] {
         progress_->setVisible(true);
         cancel_->setVisible(true);
@@ -346,14 +373,14 @@ void MainWindow::buildControls() {
     connect(colorBox_, &QComboBox::currentTextChanged, this,
             [this](const QString& text) { setColorMode(parseColorMode(text.toStdString())); });
     connect(speedBox_, &QComboBox::currentTextChanged, this,
-            [this](const QString& text) { speed_ = text.chopped(1).toDouble(); });
-    connect(play_, &QToolButton::clicked, this, [this] { setPlaying(!timer_.isActive()); });
+            [this](const QString& text) { clock_->setSpeed(text.chopped(1).toDouble()); });
+    connect(play_, &QToolButton::clicked, this, [this] { setPlaying(!clock_->playing()); });
     connect(step, &QToolButton::clicked, this, [this] {
         setPlaying(false);
-        setTimeUs((timeS_ + durationUs() * 1e-6 / 200) * 1e6);
+        clock_->setTimeS(clock_->timeS() + clock_->durationS() / 200);
     });
     connect(scrubber_, &QSlider::valueChanged, this,
-            [this](int value) { setTimeUs(durationUs() * value / kScrubberSteps); });
+            [this](int value) { clock_->setTimeS(clock_->durationS() * value / kScrubberSteps); });
     if (view_) {
         connect(view_, &VtkView::chipClicked, this, &MainWindow::selectChip);
         connect(view_, &VtkView::linkClicked, this, &MainWindow::selectLink);
@@ -574,11 +601,13 @@ void MainWindow::showRun(std::shared_ptr<const ScenarioRun> run) {
                          .arg(QString::fromStdString(toString(run_->scenario.collective.op)))
                          .arg(run_->scenario.collective.bytesPerChip / 1048576.0, 0, 'f', 0)
                          .arg(run_->scenario.collective.chunks)
-                         .arg(microseconds(result.timeS))
+                         .arg(durationText(result.timeS))
                          .arg(run_->wallS * 1e3, 0, 'f', 0));
-    timeS_ = std::min(timeS_, run_->replay->durationS());
-    if (timeS_ <= 0) {
-        timeS_ = run_->replay->durationS() * 0.25;
+    if (!replaysStep()) {
+        clock_->setSpan(run_->replay->durationS(), kReplaySeconds);
+        if (clock_->timeS() <= 0) {
+            clock_->place(clock_->durationS() * 0.25);
+        }
     }
     // Same grid (only the collective changed): keep the geometry and the camera, recolour only.
     const auto& was = previous ? previous->topology.spec() : TopologySpec{};
@@ -693,7 +722,7 @@ void MainWindow::requestStepRun() {
 }
 
 void MainWindow::showStepRun(std::shared_ptr<const StepRun> run) {
-    const double fraction = durationUs() > 0 ? timeS_ / (durationUs() * 1e-6) : 0.3;
+    const double fraction = clock_->fraction(0.3);
     const auto previous = std::exchange(stepRun_, std::move(run)); // alive until recoloured
     showStepFailure({});
     timelinePanel_->setRun(stepRun_);
@@ -701,9 +730,10 @@ void MainWindow::showStepRun(std::shared_ptr<const StepRun> run) {
     status_->setText(tr("Training step of %1 chips simulated in %2 ms: %3 per step")
                          .arg(stepRun_->timeline.chips)
                          .arg(stepRun_->wallS * 1e3, 0, 'f', 0)
-                         .arg(microseconds(stepRun_->timeline.stepS)));
+                         .arg(durationText(stepRun_->timeline.stepS)));
     if (replaysStep()) {
-        timeS_ = std::clamp(fraction, 0.0, 1.0) * stepRun_->timeline.stepS;
+        clock_->setSpan(stepRun_->timeline.stepS, kStepReplaySeconds);
+        clock_->place(std::clamp(fraction, 0.0, 1.0) * stepRun_->timeline.stepS);
         if (!scene_ || !run_ || !sameGrid(stepRun_->topology(), *sceneTopology()) ||
             static_cast<std::int64_t>(scene_->chipPositions.size()) != stepRun_->timeline.chips) {
             rebuildScene();
@@ -719,7 +749,7 @@ void MainWindow::showStepRun(std::shared_ptr<const StepRun> run) {
 
 void MainWindow::setReplayKind(ReplayKind kind) {
     const bool kindChanged = kind != replayKind_;
-    const double fraction = durationUs() > 0 ? timeS_ / (durationUs() * 1e-6) : 0;
+    const double fraction = clock_->fraction();
     replayKind_ = kind;
     replayBox_->blockSignals(true);
     replayBox_->setCurrentIndex(replayBox_->findData(QString::fromStdString(toString(kind))));
@@ -737,7 +767,8 @@ void MainWindow::setReplayKind(ReplayKind kind) {
     if (!kindChanged) {
         return;
     }
-    timeS_ = std::clamp(fraction, 0.0, 1.0) * durationUs() * 1e-6;
+    updateClockSpan();
+    clock_->place(std::clamp(fraction, 0.0, 1.0) * clock_->durationS());
     const Topology* topology = sceneTopology();
     if (scene_ && topology &&
         static_cast<std::int64_t>(scene_->chipPositions.size()) == topology->chipCount() &&
@@ -780,63 +811,49 @@ void MainWindow::setTimeFraction(double fraction) {
     setTimeUs(std::clamp(fraction, 0.0, 1.0) * durationUs());
 }
 
-double MainWindow::durationUs() const {
+void MainWindow::updateClockSpan() {
     if (replaysStep()) {
-        return stepRun_ ? stepRun_->timeline.stepS * 1e6 : 0;
+        clock_->setSpan(stepRun_ ? stepRun_->timeline.stepS : 0, kStepReplaySeconds);
+    } else {
+        clock_->setSpan(run_ ? run_->replay->durationS() : 0, kReplaySeconds);
     }
-    return run_ ? run_->replay->durationS() * 1e6 : 0;
+}
+
+double MainWindow::durationUs() const {
+    return clock_->durationS() * 1e6;
+}
+
+double MainWindow::timeUs() const {
+    return clock_->timeS() * 1e6;
 }
 
 void MainWindow::setTimeUs(double microsecondsValue) {
-    const double duration = durationUs() * 1e-6;
-    timeS_ = std::clamp(microsecondsValue * 1e-6, 0.0, duration);
-    renderFrame();
+    clock_->setTimeS(microsecondsValue * 1e-6);
 }
 
 void MainWindow::setPlaying(bool playing) {
-    if (playing) {
-        clock_.start();
-        timer_.start();
-        play_->setText(tr("Pause"));
-    } else {
-        timer_.stop();
-        play_->setText(tr("Play"));
-    }
+    clock_->setPlaying(playing);
 }
 
 void MainWindow::advanceFrame(double wallSeconds) {
-    const double duration = durationUs() * 1e-6;
-    if (duration <= 0) {
-        return;
-    }
-    timeS_ +=
-        wallSeconds * speed_ * duration / (replaysStep() ? kStepReplaySeconds : kReplaySeconds);
-    if (timeS_ > duration) {
-        timeS_ = std::fmod(timeS_, duration);
-    }
-    renderFrame();
-}
-
-void MainWindow::tick() {
-    const double elapsed = static_cast<double>(clock_.nsecsElapsed()) * 1e-9;
-    clock_.restart();
-    advanceFrame(elapsed);
+    clock_->advance(wallSeconds);
 }
 
 void MainWindow::renderFrame() {
-    const double duration = durationUs() * 1e-6;
+    const double timeS = clock_->timeS();
+    const double duration = clock_->durationS();
     if (replaysStep()) {
         if (!stepColoring_) {
             return;
         }
-        stepColoring_->compute(timeS_, selected_, stepLinkColors_,
+        stepColoring_->compute(timeS, selected_, stepLinkColors_,
                                stepRun_->timeline.stepS * kStepWindowFraction, frame_, colorMode_);
-        timelinePanel_->setCursorS(timeS_);
+        timelinePanel_->setCursorS(timeS);
     } else {
         if (!coloring_) {
             return;
         }
-        coloring_->compute(timeS_, duration * kWindowFraction, colorMode_, frame_);
+        coloring_->compute(timeS, duration * kWindowFraction, colorMode_, frame_);
     }
     if (view_) {
         view_->setChipColors(frame_.chips);
@@ -855,12 +872,12 @@ void MainWindow::renderFrame() {
     if (!(chipLegend_->legend() == frame_.chipLegend)) {
         chipLegend_->setLegend(frame_.chipLegend);
     }
-    const QString time = microseconds(timeS_) + " / " + microseconds(duration);
+    const QString time = microseconds(timeS) + " / " + microseconds(duration);
     if (timeLabel_->text() != time) {
         timeLabel_->setText(time);
     }
     const int position =
-        duration > 0 ? static_cast<int>(std::lround(timeS_ / duration * kScrubberSteps)) : 0;
+        duration > 0 ? static_cast<int>(std::lround(timeS / duration * kScrubberSteps)) : 0;
     if (scrubber_->value() != position) {
         scrubber_->blockSignals(true);
         scrubber_->setValue(position);
@@ -876,72 +893,29 @@ QString MainWindow::details() const {
     return details_->text();
 }
 
-std::vector<ChipId> MainWindow::ringOf(ChipId chip) const {
-    // The ring of collective 0, stream 0, in the phase playing now, that sends from this chip.
-    const Record& record = run_->simulation.record;
-    int phase = 0;
-    for (std::size_t p = 0; p < record.phases.size(); ++p) {
-        if (record.phases[p].collective == 0 && timeS_ >= record.phases[p].startS) {
-            phase = static_cast<int>(p);
-        }
-    }
-    for (const auto& ring : record.rings) {
-        if (ring.collective != 0 || ring.stream != 0 || ring.phase != phase) {
-            continue;
-        }
-        bool contains = false;
-        for (auto k = ring.linkBegin; k < ring.linkEnd && !contains; ++k) {
-            contains =
-                run_->topology.linkSource(record.linkIds[static_cast<std::size_t>(k)]) == chip;
-        }
-        if (contains) {
-            std::vector<ChipId> members;
-            for (auto k = ring.linkBegin; k < ring.linkEnd; ++k) {
-                members.push_back(
-                    run_->topology.linkSource(record.linkIds[static_cast<std::size_t>(k)]));
-            }
-            std::sort(members.begin(), members.end());
-            members.erase(std::unique(members.begin(), members.end()), members.end());
-            return members;
-        }
-    }
-    return {chip};
-}
-
 void MainWindow::selectLink(int link) {
     if (!run_ || !scene_ || link < 0 || static_cast<std::size_t>(link) >= scene_->links.size()) {
         selectChip(-1);
         return;
     }
-    const Topology& t = run_->topology;
-    const LinkId id = scene_->links[static_cast<std::size_t>(link)];
-    const ChipId from = t.linkSource(id);
-    const ChipId to = t.linkTarget(id);
+    const LinkDetails d = linkDetails(*run_, scene_->links[static_cast<std::size_t>(link)],
+                                      clock_->timeS(), run_->replay->durationS() * kWindowFraction);
     static const char* dims = "XYZW";
-    const QString direction = QString("%1%2")
-                                  .arg(t.linkDirection(id) == Direction::Plus ? '+' : '-')
-                                  .arg(dims[t.linkDim(id)]);
-    const auto& links = run_->simulation.links;
     details_->setText(
-        tr("<b>Link %1 → %2</b> (%3)<br>%4<br>carried %5 MiB<br>busy %6 % of the collective<br>"
-           "current utilisation %7 %<br>peak bandwidth %8 GB/s per direction")
-            .arg(from)
-            .arg(to)
-            .arg(direction)
-            .arg(t.linkCrossesPods(id) ? tr("between pods") : tr("inside a pod"))
-            .arg(links.bytes[static_cast<std::size_t>(id)] / 1048576.0, 0, 'f', 2)
-            .arg(links.utilization(id) * 100, 0, 'f', 1)
-            .arg(frameUtilization(id) * 100, 0, 'f', 1)
-            .arg(t.linkBandwidth(id) / 1e9, 0, 'f', 1));
+        tr("<b>Link %1 → %2</b> (%3%4)<br>%5<br>carried %6 MiB<br>busy %7 % of the collective<br>"
+           "current utilisation %8 %<br>peak bandwidth %9 GB/s per direction")
+            .arg(d.from)
+            .arg(d.to)
+            .arg(d.direction == Direction::Plus ? '+' : '-')
+            .arg(dims[d.dim])
+            .arg(d.crossesPods ? tr("between pods") : tr("inside a pod"))
+            .arg(d.carriedBytes / 1048576.0, 0, 'f', 2)
+            .arg(d.utilization * 100, 0, 'f', 1)
+            .arg(d.currentUtilization * 100, 0, 'f', 1)
+            .arg(d.bandwidthBps / 1e9, 0, 'f', 1));
     if (view_) {
-        view_->setHighlighted({from, to});
+        view_->setHighlighted({d.from, d.to});
     }
-}
-
-double MainWindow::frameUtilization(LinkId link) const {
-    std::vector<float> utilization;
-    run_->replay->linkUtilization(timeS_, run_->replay->durationS() * kWindowFraction, utilization);
-    return utilization[static_cast<std::size_t>(link)];
 }
 
 void MainWindow::selectChip(ChipId chip) {
@@ -957,54 +931,33 @@ void MainWindow::selectChip(ChipId chip) {
         timelinePanel_->setChip(chip);
         renderFrame(); // the caption follows the selected chip
     }
-    const Topology& t = run_->topology;
-    const auto& links = run_->simulation.links;
-    double sent = 0, received = 0, busiest = 0;
-    for (int d = 0; d < t.rank(); ++d) {
-        for (auto dir : {Direction::Plus, Direction::Minus}) {
-            const LinkId out = t.linkId(chip, d, dir);
-            if (t.linkExists(out)) {
-                sent += links.bytes[static_cast<std::size_t>(out)];
-                busiest = std::max(busiest, links.utilization(out));
-                const ChipId neighbour = t.linkTarget(out);
-                const LinkId in = t.linkId(
-                    neighbour, d, dir == Direction::Plus ? Direction::Minus : Direction::Plus);
-                received += links.bytes[static_cast<std::size_t>(in)];
-            }
-        }
-    }
+    const ChipDetails d = chipDetails(*run_, chip);
     QString coords;
-    for (int d = 0; d < t.rank(); ++d) {
-        coords += (d ? ", " : "") + QString::number(t.coord(chip, d));
+    for (std::size_t k = 0; k < d.coords.size(); ++k) {
+        coords += (k ? ", " : "") + QString::number(d.coords[k]);
     }
-    // Terms as docs/user-guide.md defines them: a replica is one copy of the model on its
-    // cores; a data-parallel group, the chips at the same place in every replica.
-    const GroupLayout replicaBlocks{GroupLayout::Kind::WithinTile,
-                                    run_->scenario.modelParallelTile};
-    const GroupLayout dataParallel{GroupLayout::Kind::AcrossTiles,
-                                   run_->scenario.modelParallelTile};
-    const int perChip = std::max(run_->scenario.replicasPerChip, 1);
-    const int firstReplica = groupOf(t, replicaBlocks, chip) * perChip;
-    const QString replicas =
-        perChip == 1
-            ? tr("replica %1").arg(firstReplica)
-            : tr("replicas %1-%2 (one per core)").arg(firstReplica).arg(firstReplica + perChip - 1);
+    const QString replicas = d.replicasOnChip == 1
+                                 ? tr("replica %1").arg(d.firstReplica)
+                                 : tr("replicas %1-%2 (one per core)")
+                                       .arg(d.firstReplica)
+                                       .arg(d.firstReplica + d.replicasOnChip - 1);
     details_->setText(tr("<b>Chip %1</b><br>coordinates (%2)<br>cores %3-%4<br>host %5, pod %6<br>"
                          "%7, data-parallel group %8<br>sent %9 MiB, received %10 MiB<br>"
                          "busiest outgoing link %11 % busy")
                           .arg(chip)
                           .arg(coords)
-                          .arg(chip * t.coresPerChip())
-                          .arg(chip * t.coresPerChip() + t.coresPerChip() - 1)
-                          .arg(t.hostOf(chip))
-                          .arg(t.podOf(chip))
+                          .arg(d.firstCore)
+                          .arg(d.lastCore)
+                          .arg(d.host)
+                          .arg(d.pod)
                           .arg(replicas)
-                          .arg(groupOf(t, dataParallel, chip))
-                          .arg(sent / 1048576.0, 0, 'f', 2)
-                          .arg(received / 1048576.0, 0, 'f', 2)
-                          .arg(busiest * 100, 0, 'f', 1));
+                          .arg(d.dataParallelGroup)
+                          .arg(d.sentBytes / 1048576.0, 0, 'f', 2)
+                          .arg(d.receivedBytes / 1048576.0, 0, 'f', 2)
+                          .arg(d.busiestOutgoingUtilization * 100, 0, 'f', 1));
     if (view_) {
-        view_->setHighlighted(replaysStep() ? std::vector<ChipId>{chip} : ringOf(chip));
+        view_->setHighlighted(replaysStep() ? std::vector<ChipId>{chip}
+                                            : ringMembers(*run_, chip, clock_->timeS()));
     }
 }
 

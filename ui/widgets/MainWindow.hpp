@@ -7,9 +7,7 @@
 #include "view/StepColoring.hpp"
 #include "view/StepRun.hpp"
 
-#include <QElapsedTimer>
 #include <QMainWindow>
-#include <QTimer>
 #include <memory>
 #include <optional>
 
@@ -28,6 +26,7 @@ class DemoPlayer;
 class Explorer;
 class TuneDialog;
 class LegendWidget;
+class ReplayClock;
 template <class Result> class LatestOnlyRunner;
 class TimelinePanel;
 class VtkView;
@@ -84,7 +83,7 @@ public:
     // Advances the replay by one frame's worth of time (what the play timer does).
     void advanceFrame(double wallSeconds);
 
-    double timeUs() const { return timeS_ * 1e6; }
+    double timeUs() const;
     double durationUs() const;
     bool hasRun() const { return run_ != nullptr; }
     const ScenarioRun* currentRun() const { return run_.get(); }
@@ -155,10 +154,9 @@ private:
     // The topology the scene is built from: the step's in the step replay, else the collective's.
     const Topology* sceneTopology() const;
     void rebuildColorings();
+    // The clock's span: the step's in the step replay, else the collective's.
+    void updateClockSpan();
     void renderFrame();
-    void tick();
-    std::vector<ChipId> ringOf(ChipId chip) const;
-    double frameUtilization(LinkId link) const;
 
     ViewScenario scenario_;
     LayoutKind layout_ = LayoutKind::Torus;
@@ -178,8 +176,7 @@ private:
     LatestOnlyRunner<StepRun>* stepRunner_ = nullptr;
     TimelinePanel* timelinePanel_ = nullptr;
     QComboBox* replayBox_ = nullptr;
-    double timeS_ = 0;
-    double speed_ = 1;
+    ReplayClock* clock_ = nullptr;
     ChipId selected_ = -1;
 
     LatestOnlyRunner<ScenarioRun>* runner_ = nullptr;
@@ -211,8 +208,6 @@ private:
     QComboBox* speedBox_ = nullptr;
     LegendWidget* chipLegend_ = nullptr;
     LegendWidget* linkLegend_ = nullptr;
-    QTimer timer_;
-    QElapsedTimer clock_;
 };
 
 } // namespace podscope::ui
