@@ -130,14 +130,18 @@ void lowerConvOrPool(const Layer& l, double b, const LayerSplit& s, const CoreMo
     fwd.hbmBytes = inBytes + weightElements * r.weightBytes;
     if (batchNorm) {
         // Batch statistics need the whole output first: XLA sums them in the convolution's
-        // epilogue (a multi-output fusion), and one loop fusion then normalises, adds the
-        // shortcut and applies the activation (reading the output, writing the activation).
+        // epilogue (a multi-output fusion). The normalisation and the activation then fuse into
+        // the consumers' prologues (their vector work counts here), except at a block end, where
+        // one loop fusion normalises, adds the shortcut, applies the activation and writes the
+        // activation that two consumers read.
         fwd.hbmBytes += outBytes;
-        fwd.vpuOps = r.batchNormStats * outElements;
+        fwd.vpuOps = (r.batchNormStats + (l.residual ? 0 : r.batchNormApply + epilogue)) *
+                     outElements;
         c.forward.add(fwd, core);
-        c.forward.add(vectorKernel(outBytes * (l.residual ? 3 : 2),
-                                   (r.batchNormApply + epilogue) * outElements, 0),
-                      core);
+        if (l.residual) {
+            c.forward.add(
+                vectorKernel(3 * outBytes, (r.batchNormApply + epilogue) * outElements, 0), core);
+        }
         c.batchNormChannels = l.cout;
     } else {
         // Bias, activation, residual add and a frozen batch norm fuse into the epilogue.
