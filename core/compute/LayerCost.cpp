@@ -125,50 +125,28 @@ void lowerConvOrPool(const Layer& l, double b, const LayerSplit& s, const CoreMo
     const bool batchNorm = l.batchNorm == BatchNormKind::Batch;
 
     KernelWork fwd = matmul(rows, k, n, 1, core);
-    const double epilogue =
+    double epilogue =
         (l.bias ? r.bias : 0) + activationOps(l.activation, r) + (l.residual ? r.residual : 0);
-    fwd.hbmBytes = inBytes + weightElements * r.weightBytes;
+    if (l.batchNorm != BatchNormKind::None) {
+        epilogue += r.batchNormApply;
+    }
+    fwd.hbmBytes = inBytes + weightElements * r.weightBytes + outBytes * (l.residual ? 2 : 1);
+    fwd.vpuOps = epilogue * outElements;
+    c.forward.add(fwd, core);
     if (batchNorm) {
-        // Batch statistics need the whole output first: XLA sums them in the convolution's
-        // epilogue (a multi-output fusion). The normalisation and the activation then fuse into
-        // the consumers' prologues (their vector work counts here), except at a block end, where
-        // one loop fusion normalises, adds the shortcut, applies the activation and writes the
-        // activation that two consumers read.
-        fwd.hbmBytes += outBytes;
-        fwd.vpuOps = (r.batchNormStats + (l.residual ? 0 : r.batchNormApply + epilogue)) *
-                     outElements;
-        c.forward.add(fwd, core);
-        if (l.residual) {
-            c.forward.add(
-                vectorKernel(3 * outBytes, (r.batchNormApply + epilogue) * outElements, 0), core);
-        }
+        // Batch statistics need the whole output before it can be normalised: one more pass.
+        c.forward.add(vectorKernel(outBytes, r.batchNormStats * outElements, 0), core);
+        c.backward.add(vectorKernel(2 * outBytes, r.batchNormBackwardStats * outElements, 0), core);
         c.batchNormChannels = l.cout;
-    } else {
-        // Bias, activation, residual add and a frozen batch norm fuse into the epilogue.
-        fwd.hbmBytes += outBytes * (l.residual ? 2 : 1);
-        fwd.vpuOps = (epilogue + (l.batchNorm == BatchNormKind::Frozen ? r.batchNormApply : 0)) *
-                     outElements;
-        c.forward.add(fwd, core);
     }
     const bool keepsOutput = l.batchNorm != BatchNormKind::None || l.activation != Activation::None;
-    const double activationBackward = activationBackwardOps(l.activation, r);
-    if (batchNorm) {
-        // Backward through the normalisation: a reduction fusion (the sums of dy and dy x_hat,
-        // the activation's gradient fused in) reading the gradient and the saved output, then a
-        // loop fusion applying them (reads both again, writes the pre-norm gradient).
-        c.backward.add(vectorKernel(2 * outBytes,
-                                    (r.batchNormBackwardStats + activationBackward) * outElements,
-                                    0),
-                       core);
-        c.backward.add(vectorKernel(3 * outBytes, r.batchNormBackwardApply * outElements, 0), core);
-    }
     if (inputGradient) {
         // The input gradient is the transposed convolution: the same contraction over the
         // folded window of the output channels.
         KernelWork dx = matmul(rows, l.k * l.k * n, l.cin, 1, core);
-        dx.hbmBytes = outBytes * (keepsOutput && !batchNorm ? 2 : 1) +
-                      weightElements * r.weightBytes + inBytes;
-        dx.vpuOps = batchNorm ? 0 : outElements * activationBackward;
+        dx.hbmBytes = outBytes * (keepsOutput ? 2 : 1) + weightElements * r.weightBytes + inBytes;
+        dx.vpuOps = outElements * (activationBackwardOps(l.activation, r) +
+                                   (batchNorm ? r.batchNormBackwardApply : 0));
         c.backward.add(dx, core);
     }
     KernelWork dw = matmul(k, rows, n, 1, core);

@@ -120,25 +120,6 @@ TEST(LayerCost, ConvolutionTapsFoldIntoTheContraction) {
     EXPECT_DOUBLE_EQ(cost.forward.work.mxuCycles, 5 * 1 * rows / c.mxus);
 }
 
-// Kernels as XLA emits them for a convolution with batch norm: the statistics in the
-// convolution's epilogue (no kernel of their own), a block-end fusion for the shortcut add, and
-// backward a reduction, an apply fusion and the two gradient convolutions.
-TEST(LayerCost, BatchNormConvolutionKernels) {
-    const CoreModel c = core();
-    const LayerSplit none = layerSplit(ModelParallelKind::None, 1, 2);
-    Layer inner = conv(56, 64, 64, 3);
-    const LayerCost a = lowerLayer(inner, 8, none, c, true);
-    EXPECT_DOUBLE_EQ(a.forward.work.launches, 1);
-    EXPECT_DOUBLE_EQ(a.backward.work.launches, 4);
-    Layer end = inner;
-    end.residual = true;
-    const LayerCost b = lowerLayer(end, 8, none, c, true);
-    EXPECT_DOUBLE_EQ(b.forward.work.launches, 2);
-    // The block-end fusion reads the output and the shortcut and writes the activation.
-    const double out = 8.0 * 56 * 56 * 64 * loweringRules().activationBytes;
-    EXPECT_DOUBLE_EQ(b.forward.work.hbmBytes - a.forward.work.hbmBytes, 3 * out);
-}
-
 // A 3x3 max-pool of stride 2 reads an input four times its output; its gradient is XLA's
 // select-and-scatter: four input-sized passes plus the output gradient.
 TEST(LayerCost, MaxPoolReadsItsStridedInputAndScattersItsGradient) {
