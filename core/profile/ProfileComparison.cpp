@@ -79,8 +79,7 @@ PodScopeProfile podscopeProfile(const std::vector<ProfiledConfiguration>& config
             // Each kernel by the unit that bound it, as the profiler classes each op.
             const LayerCost& cost = plan.layers[i];
             const auto mxu = static_cast<std::size_t>(CoreUnit::Mxu);
-            const double mxuS = cost.forward.secondsByUnit[mxu] +
-                                cost.backward.secondsByUnit[mxu] +
+            const double mxuS = cost.forward.secondsByUnit[mxu] + cost.backward.secondsByUnit[mxu] +
                                 cost.recompute.secondsByUnit[mxu];
             out.mxuBoundS += w * mxuS;
             out.memoryBoundS += w * (row.seconds() - mxuS);

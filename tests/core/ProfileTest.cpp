@@ -145,8 +145,8 @@ struct PartsClaim {
 // list: Transformer's compute (+13 %), the HBM-bound share of ResNet, SSD, Mask R-CNN and GNMT,
 // the kernels of BERT, SSD, Mask R-CNN and GNMT, and Mask R-CNN's RoIAlign (compute -46 %).
 constexpr PartsClaim kPartsClaims[] = {
-    {"resnet", 0.10, 33, 2},     {"bert", 0.10, 15, 2.2},     {"transformer", 0.14, 15, 2},
-    {"ssd", 0.10, 41, 2.7},      {"maskrcnn", 0.47, 45, 6.5}, {"gnmt", 0.10, 30, 6},
+    {"resnet", 0.10, 33, 2}, {"bert", 0.10, 15, 2.2},     {"transformer", 0.14, 15, 2},
+    {"ssd", 0.10, 41, 2.7},  {"maskrcnn", 0.47, 45, 6.5}, {"gnmt", 0.10, 30, 6},
 };
 
 // The bundled summaries of Google's profiles beside PodScope at the profiled configurations.
@@ -233,8 +233,8 @@ TEST(BundledProfiles, PartsAgreeWithinTheClaimedTolerances) {
         const double measuredShare = 100 * m.hbmBoundS / measured;
         const double modelledShare = 100 * ps.memoryBoundS / modelled;
         EXPECT_LE(std::abs(modelledShare - measuredShare), claim.memoryPoints)
-            << claim.name << ": HBM-bound share " << modelledShare << " % against "
-            << measuredShare << " %";
+            << claim.name << ": HBM-bound share " << modelledShare << " % against " << measuredShare
+            << " %";
         const double kernels = ps.total().kernels / m.total().kernels;
         EXPECT_LE(kernels, claim.kernels) << claim.name << ": kernels x" << kernels;
         EXPECT_GE(kernels, 1 / claim.kernels) << claim.name << ": kernels x" << kernels;
