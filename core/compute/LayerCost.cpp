@@ -106,19 +106,25 @@ void lowerConvOrPool(const Layer& l, double b, const LayerSplit& s, const CoreMo
     if (l.type == LayerType::Pool) {
         const double window = static_cast<double>(l.k) * l.k;
         c.forward.add(vectorKernel(inBytes + outBytes, window * outElements, 0), core);
+        // XLA's select-and-scatter: the input-sized gradient zeroed, the saved input read to
+        // select each window's maximum, the output gradient read and scatter-added into the
+        // input gradient (read and written where windows overlap): four input-sized passes.
         c.backward.add(
-            vectorKernel(outBytes + 2 * inBytes, r.poolBackward * window * outElements, 0), core);
+            vectorKernel(outBytes + 4 * inBytes, r.poolBackward * window * outElements, 0), core);
         c.savedBytes = inBytes;
         c.savedInputBytes = inBytes;
         return;
     }
-    const double taps = l.fold ? 1 : static_cast<double>(l.k) * l.k;
-    const double k = l.fold ? l.cin * l.k * l.k : l.cin;
+    // The window folds into the contraction (XLA's TPU convolution emitter packs the k x k taps
+    // with the input features): one matmul [rows, k k cin] x [k k cin, cout], padded to the
+    // tile as a whole.
+    const double k = l.cin * l.k * l.k;
     const double n = l.cout;
-    const double weightElements = taps * k * n;
+    const double weightElements = k * n;
     c.parameters = l.parameters();
+    const bool batchNorm = l.batchNorm == BatchNormKind::Batch;
 
-    KernelWork fwd = matmul(rows, k, n, taps, core);
+    KernelWork fwd = matmul(rows, k, n, 1, core);
     double epilogue =
         (l.bias ? r.bias : 0) + activationOps(l.activation, r) + (l.residual ? r.residual : 0);
     if (l.batchNorm != BatchNormKind::None) {
@@ -127,7 +133,7 @@ void lowerConvOrPool(const Layer& l, double b, const LayerSplit& s, const CoreMo
     fwd.hbmBytes = inBytes + weightElements * r.weightBytes + outBytes * (l.residual ? 2 : 1);
     fwd.vpuOps = epilogue * outElements;
     c.forward.add(fwd, core);
-    if (l.batchNorm == BatchNormKind::Batch) {
+    if (batchNorm) {
         // Batch statistics need the whole output before it can be normalised: one more pass.
         c.forward.add(vectorKernel(outBytes, r.batchNormStats * outElements, 0), core);
         c.backward.add(vectorKernel(2 * outBytes, r.batchNormBackwardStats * outElements, 0), core);
@@ -135,14 +141,15 @@ void lowerConvOrPool(const Layer& l, double b, const LayerSplit& s, const CoreMo
     }
     const bool keepsOutput = l.batchNorm != BatchNormKind::None || l.activation != Activation::None;
     if (inputGradient) {
-        KernelWork dx = matmul(rows, n, k, taps, core);
+        // The input gradient is the transposed convolution: the same contraction over the
+        // folded window of the output channels.
+        KernelWork dx = matmul(rows, l.k * l.k * n, l.cin, 1, core);
         dx.hbmBytes = outBytes * (keepsOutput ? 2 : 1) + weightElements * r.weightBytes + inBytes;
-        dx.vpuOps =
-            outElements * (activationBackwardOps(l.activation, r) +
-                           (l.batchNorm == BatchNormKind::Batch ? r.batchNormBackwardApply : 0));
+        dx.vpuOps = outElements * (activationBackwardOps(l.activation, r) +
+                                   (batchNorm ? r.batchNormBackwardApply : 0));
         c.backward.add(dx, core);
     }
-    KernelWork dw = matmul(k, rows, n, taps, core);
+    KernelWork dw = matmul(k, rows, n, 1, core);
     dw.hbmBytes = inBytes + outBytes + weightElements * r.weightGradientBytes;
     c.backward.add(dw, core);
     c.savedBytes = inBytes + (keepsOutput ? outBytes : 0);

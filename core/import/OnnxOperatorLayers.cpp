@@ -187,8 +187,16 @@ void OnnxMapper::mapPool(int i) {
     }
     // The layer's window is k x k: a non-square one keeps its size.
     const auto k = static_cast<std::int64_t>(std::lround(std::sqrt(taps)));
-    addLayer({{"type", "pool"}, {"h", (*y)[2]}, {"w", number(wide)}, {"c", (*y)[1]}, {"k", k}}, i,
-             nd.output(0));
+    const Dims strides = intsAttribute(nd, "strides");
+    const std::int64_t stride =
+        strides.empty() ? 1 : std::clamp<std::int64_t>(strides[0], 1, 1 << 20);
+    addLayer({{"type", "pool"},
+              {"h", (*y)[2]},
+              {"w", number(wide)},
+              {"c", (*y)[1]},
+              {"k", k},
+              {"stride", stride}},
+             i, nd.output(0));
 }
 
 void OnnxMapper::mapRecurrent(int i) {

@@ -76,7 +76,13 @@ PodScopeProfile podscopeProfile(const std::vector<ProfiledConfiguration>& config
             addScaled(
                 out.categories[static_cast<std::size_t>(layerCategory(plan.graph->layers[i].type))],
                 part, w);
-            (row.bound == CoreUnit::Mxu ? out.mxuBoundS : out.memoryBoundS) += w * row.seconds();
+            // Each kernel by the unit that bound it, as the profiler classes each op.
+            const LayerCost& cost = plan.layers[i];
+            const auto mxu = static_cast<std::size_t>(CoreUnit::Mxu);
+            const double mxuS = cost.forward.secondsByUnit[mxu] + cost.backward.secondsByUnit[mxu] +
+                                cost.recompute.secondsByUnit[mxu];
+            out.mxuBoundS += w * mxuS;
+            out.memoryBoundS += w * (row.seconds() - mxuS);
         }
         const StepBreakdown& b = r.breakdown;
         const KernelWork& opt = plan.optimizer.work;

@@ -22,7 +22,7 @@ struct ProfiledConfiguration {
 // collectives, the input stall as infeed and the framework's per-step overhead as other.
 struct PodScopeProfile {
     std::array<ProfilePart, kProfileCategoryCount> categories{};
-    double mxuBoundS = 0;    // layers (and optimizer) whose largest unit time is the MXU's
+    double mxuBoundS = 0;    // kernels (and the optimizer's) whose largest unit time is the MXU's
     double memoryBoundS = 0; // the others: HBM, vector, transcendental units or kernel overhead
     double trainStepS = 0;   // simulate's step without evaluation, weighted the same way
     // Configurations refused as they stand (HBM), each with the refusal; they are costed

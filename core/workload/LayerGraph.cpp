@@ -214,6 +214,7 @@ Layer readLayer(LayerReader& r) {
         l.cout = r.number("c");
         l.cin = l.cout;
         l.k = r.whole("k", 1);
+        l.stride = r.whole("stride", 1);
         break;
     case LayerType::Elementwise:
         l.elements = r.number("elements");

@@ -22,7 +22,7 @@ Layer fields (all counts per example):
               [b, in + hidden] x [in + hidden, gates * hidden] per time step, then the gates
   embedding   vocab, dim, rows (lookups), tied (shares the weights of an earlier layer)
   norm        rows, dim (layer normalisation)
-  pool        h, w (output), c, k
+  pool        h, w (output), c, k, stride (the input is stride x the output per side)
   elementwise elements, ops (vector ops per element), eup (transcendentals per element),
               passes (HBM reads + writes of the tensor), backward (bool)
   loss        rows, classes: softmax cross-entropy
@@ -105,7 +105,8 @@ RESNET50_GROUPS = [(64, 3, 1), (128, 4, 2), (256, 6, 2), (512, 3, 2)]
 def resnet50():
     layers = [
         conv("conv0", "stem", 112, 112, 12, 64, 4, fold=True),
-        {"name": "maxpool", "group": "stem", "type": "pool", "h": 56, "w": 56, "c": 64, "k": 3},
+        {"name": "maxpool", "group": "stem", "type": "pool", "h": 56, "w": 56, "c": 64, "k": 3,
+         "stride": 2},
     ]
     c, h = bottleneck_groups(layers, "", 56, 56, 64, RESNET50_GROUPS)
     layers += [
@@ -400,7 +401,8 @@ def ssd():
     classes, defaults = 81, (4, 6, 6, 6, 4, 4)
     layers = [
         conv("conv0", "stem", 150, 150, 12, 64, 4, fold=True),
-        {"name": "maxpool", "group": "stem", "type": "pool", "h": 75, "w": 75, "c": 64, "k": 3},
+        {"name": "maxpool", "group": "stem", "type": "pool", "h": 75, "w": 75, "c": 64, "k": 3,
+         "stride": 2},
     ]
     c, h = basic_groups(layers, 75, 64, [(64, 3, 1), (128, 4, 2), (256, 6, 1)])
     levels = [(h, c)]
@@ -446,7 +448,7 @@ def maskrcnn():
     H, W = 832, 1344
     layers = [conv("conv0", "backbone.stem", H // 2, W // 2, 12, 64, 4, bn="frozen", fold=True),
               {"name": "maxpool", "group": "backbone.stem", "type": "pool", "h": H // 4,
-               "w": W // 4, "c": 64, "k": 3}]
+               "w": W // 4, "c": 64, "k": 3, "stride": 2}]
     feats = {}
     bottleneck_groups(layers, "backbone.", H // 4, W // 4, 64, RESNET50_GROUPS, bn="frozen",
                       feats=feats)
@@ -464,7 +466,7 @@ def maskrcnn():
                            act="none", bias=True))
     p6 = (feats[5][0] // 2, feats[5][1] // 2)
     layers.append({"name": "fpn.p6", "group": "fpn", "type": "pool", "h": p6[0], "w": p6[1],
-                   "c": 256, "k": 1})
+                   "c": 256, "k": 1, "stride": 2})
     anchors = 0
     sizes = {lv: feats[lv][:2] for lv in (2, 3, 4, 5)}
     sizes[6] = p6

@@ -7,6 +7,7 @@
 #include "profile/ProfileFile.hpp"
 #include "training/StepModel.hpp"
 
+#include <cmath>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <sstream>
@@ -132,6 +133,22 @@ TEST(OpTable, CommandExitsTwoOnABadTable) {
     EXPECT_NEAR(nlohmann::json::parse(measured.out)["step_s"].get<double>(), 140e-6, 1e-12);
 }
 
+struct PartsClaim {
+    const char* name;
+    double compute;      // |PodScope / profile - 1| of the compute per step at most
+    double memoryPoints; // |difference| of the HBM-bound share at most, in points
+    double kernels;      // the kernel-count ratio within [1 / kernels, kernels]
+};
+
+// The tolerances docs/training-model.md section 14 states (every bundled profile, none left
+// out). The issue's target is {0.10, 15, 2} for each; the ones above it are the misses the docs
+// list: Transformer's compute (+13 %), the HBM-bound share of ResNet, SSD, Mask R-CNN and GNMT,
+// the kernels of BERT, SSD, Mask R-CNN and GNMT, and Mask R-CNN's RoIAlign (compute -46 %).
+constexpr PartsClaim kPartsClaims[] = {
+    {"resnet", 0.10, 33, 2}, {"bert", 0.10, 15, 2.2},     {"transformer", 0.14, 15, 2},
+    {"ssd", 0.10, 41, 2.7},  {"maskrcnn", 0.47, 45, 6.5}, {"gnmt", 0.10, 30, 6},
+};
+
 // The bundled summaries of Google's profiles beside PodScope at the profiled configurations.
 class BundledProfile : public testing::TestWithParam<std::string> {};
 
@@ -194,6 +211,33 @@ TEST(BundledProfiles, MatmulFlopsAgreeWhereTheLayersAreTheSame) {
         const PodScopeProfile ps = podscopeProfile(f.configurations);
         const double measured = f.measured.part(ProfileCategory::Matmul).flops;
         EXPECT_NEAR(ps.part(ProfileCategory::Matmul).flops / measured, 1.0, 0.10) << name;
+    }
+}
+
+// Issue 19's done-when, part by part, at each profiled configuration: the compute of a step
+// (every kernel but the collectives and the infeed: the profile's roofline classes, PodScope's
+// layers and optimizer), the share of it that is not MXU-bound (the profile's HBM-bound class)
+// and the kernels per step. The tolerances are the ones docs/training-model.md section 14
+// claims per model; a model that misses the issue's 10 % / 15 points / 2x is asserted at what
+// holds and listed there as a miss.
+
+TEST(BundledProfiles, PartsAgreeWithinTheClaimedTolerances) {
+    for (const PartsClaim& claim : kPartsClaims) {
+        const ProfileFile f = bundledProfile(claim.name);
+        const ProfileSummary& m = f.measured;
+        const PodScopeProfile ps = podscopeProfile(f.configurations);
+        const double measured = m.computeBoundS + m.hbmBoundS + m.unknownBoundS;
+        const double modelled = ps.mxuBoundS + ps.memoryBoundS;
+        EXPECT_LE(std::abs(modelled / measured - 1), claim.compute)
+            << claim.name << ": compute " << modelled << " s against " << measured << " s";
+        const double measuredShare = 100 * m.hbmBoundS / measured;
+        const double modelledShare = 100 * ps.memoryBoundS / modelled;
+        EXPECT_LE(std::abs(modelledShare - measuredShare), claim.memoryPoints)
+            << claim.name << ": HBM-bound share " << modelledShare << " % against " << measuredShare
+            << " %";
+        const double kernels = ps.total().kernels / m.total().kernels;
+        EXPECT_LE(kernels, claim.kernels) << claim.name << ": kernels x" << kernels;
+        EXPECT_GE(kernels, 1 / claim.kernels) << claim.name << ": kernels x" << kernels;
     }
 }
 
