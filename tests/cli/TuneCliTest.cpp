@@ -183,6 +183,35 @@ TEST(TuneCli, BadFixExitsTwoNamingTheKeyOrValue) {
         << twice.err;
 }
 
+// Issue 20: on a machine with a DCN, tune answers "how many slices": 1024 chips of a 256-chip
+// pod are searched as 4, 8 and 16 slices, and the answer says which.
+TEST(TuneCli, MultisliceChipCountsAreSearchedAsSlices) {
+    const auto r = runCli({"tune", "--model", "resnet50", "--hardware", "tpu-v5e", "--chips",
+                           "1024", "--fix", "global_batch=4096", "--fix", "chunks=4", "--fix",
+                           "eval_mode=sync", "--fix", "model_parallel=none", "--threads", "2",
+                           "--top", "3", "--json"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto json = nlohmann::json::parse(r.out);
+    EXPECT_EQ(json["space"]["dimensions"]["slices"],
+              (nlohmann::json::array({"4", "8", "16"})));
+    for (const auto& row : json["top"]) {
+        EXPECT_EQ(row["settings"]["chips"], "1024");
+        const int slices = std::stoi(row["settings"]["slices"].get<std::string>());
+        EXPECT_TRUE(slices == 4 || slices == 8 || slices == 16) << slices;
+    }
+    const auto text = runCli({"tune", "--model", "resnet50", "--hardware", "tpu-v5e", "--chips",
+                              "512..1024", "--fix", "global_batch=4096", "--fix", "chunks=4",
+                              "--fix", "eval_mode=sync", "--fix", "model_parallel=none",
+                              "--threads", "2", "--top", "1"});
+    ASSERT_EQ(text.status, 0) << text.err;
+    EXPECT_NE(text.out.find("= 2 chips x 4 slices"), std::string::npos) << text.out; // 512, 1024
+    EXPECT_NE(text.out.find(" slices="), std::string::npos) << text.out;
+    // One slice only where the machine states no DCN: the chips stay standard slices.
+    const auto v3 = runCli({"tune", "--model", "resnet50", "--chips", "1000", "--threads", "2"});
+    EXPECT_EQ(v3.status, 2);
+    EXPECT_NE(v3.err.find("chips: no standard slice has 1000 chips"), std::string::npos) << v3.err;
+}
+
 TEST(TuneCli, EmptySpaceExitsTwoWithTheCounts) {
     // BERT's batch of 65536 on 16 chips needs 2048 sequences per core: nothing fits, even
     // recomputing every layer (at 8192, 256 per core, rematerialization fits some).
