@@ -69,9 +69,9 @@ void printText(const Scenario& s, const TrainingResult& r, const std::vector<Wha
         // The DCN stage is in the gradient sync above; its own line says what it moves and at
         // what rate. The plan is built again for its figures (once, and only for multislice).
         out << "\nMultislice     " << formatCount(r.slices, "slice") << " of "
-            << formatCount(r.chips / r.slices, "chip") << " (" << formatCount(r.chips, "chip")
-            << "), " << formatCount(r.replicasPerSlice, "replica") << " per slice, "
-            << formatCount(r.replicasPerSlice * r.slices, "replica") << " in all\n"
+            << formatCount(r.chips / r.slices, "chip") << " (" << r.chips << " in all), "
+            << formatCount(r.replicasPerSlice, "replica") << " per slice ("
+            << r.replicasPerSlice * r.slices << " in all)\n"
             << dcnStageText(s, buildStepPlan(s).dcn);
     }
     if (r.evalDecode.beamWidth > 0) {

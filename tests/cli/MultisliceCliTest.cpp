@@ -95,7 +95,7 @@ TEST(MultisliceCli, SimulateTextShowsTheDcnStageOnlyForSeveralSlices) {
     args.insert(args.end(), {"--slices", "4"});
     const auto four = runCli(args);
     ASSERT_EQ(four.status, 0) << four.err;
-    EXPECT_NE(four.out.find("Multislice     4 slices of 16 chips (64 chips)"), std::string::npos)
+    EXPECT_NE(four.out.find("Multislice     4 slices of 16 chips (64 in all), 16 replicas per slice (64 in all)"), std::string::npos)
         << four.out;
     const DcnLines d = dcnLines(four.out);
     ASSERT_TRUE(d.found) << four.out;

@@ -7,18 +7,19 @@ namespace podscope::ui {
 
 std::vector<Track> buildChipTracks(const StepTimeline& timeline, ChipId chip) {
     std::vector<Track> tracks = {
-        {"Input", {podscope::ChipActivity::WaitingForInput}, {}, 1},
+        {"Input", {podscope::ChipActivity::WaitingForInput}, {}, 1, {}},
         {"Compute",
          {podscope::ChipActivity::Forward, podscope::ChipActivity::Backward},
          {},
-         1},
-        {"Model-parallel", {podscope::ChipActivity::ModelParallel}, {}, 1},
-        {"Batch-norm sums", {podscope::ChipActivity::BatchNormSync}, {}, 1},
-        {"Gradient sync", {podscope::ChipActivity::GradientSync}, {}, 1},
+         1,
+         {}},
+        {"Model-parallel", {podscope::ChipActivity::ModelParallel}, {}, 1, {}},
+        {"Batch-norm sums", {podscope::ChipActivity::BatchNormSync}, {}, 1, {}},
+        {"Gradient sync", {podscope::ChipActivity::GradientSync}, {}, 1, {}},
         // Multislice: the DCN all-reduce across slices, on its own row under the ICI's.
         {"Across slices (DCN)", {podscope::ChipActivity::GradientSync}, {}, 1, "dcn"},
-        {"Optimizer", {podscope::ChipActivity::Optimizer}, {}, 1},
-        {"Evaluation", {podscope::ChipActivity::Evaluating}, {}, 1},
+        {"Optimizer", {podscope::ChipActivity::Optimizer}, {}, 1, {}},
+        {"Evaluation", {podscope::ChipActivity::Evaluating}, {}, 1, {}},
     };
     for (std::size_t i = 0; i < timeline.items.size(); ++i) {
         const TimelineItem& item = timeline.items[i];
