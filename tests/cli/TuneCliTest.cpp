@@ -68,7 +68,7 @@ TEST(TuneCli, TextAndCsvAndTheOutFile) {
     ASSERT_EQ(csv.status, 0) << csv.err;
     EXPECT_EQ(csv.out, "");
     const std::string written = podscope::test::readFile(file);
-    EXPECT_EQ(written.rfind("list,rank,chips,global_batch", 0), 0u) << written;
+    EXPECT_EQ(written.rfind("list,rank,chips,slices,global_batch", 0), 0u) << written;
     EXPECT_NE(written.find("\ntop,1,4096,"), std::string::npos);
     EXPECT_NE(written.find("\npareto,1,4096,"), std::string::npos);
     // Every line has the header's number of fields.
