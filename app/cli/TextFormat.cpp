@@ -60,10 +60,10 @@ std::string dcnStageText(const Scenario& s, const DcnAllReduce& dcn) {
     // A ring reduce-scatter then all-gather sends 2(S-1)/S of the bytes from each host.
     const double sent = 2.0 * (dcn.slices - 1) / dcn.slices * dcn.bytesPerHost;
     return "DCN stage      " + formatDuration(seconds) + " per step: all-reduce of " +
-           formatBytes(dcn.bytesPerHost) + " per host across " +
-           formatCount(dcn.slices, "slice") + " (ring sends " + formatBytes(sent) +
-           " per host)\n               DCN bandwidth " + formatBandwidth(dcn.hostBps) +
-           " per host (" + (s.dcnBandwidthGBps ? "given" : "the machine file's") + "), " +
+           formatBytes(dcn.bytesPerHost) + " per host across " + formatCount(dcn.slices, "slice") +
+           " (ring sends " + formatBytes(sent) + " per host)\n               DCN bandwidth " +
+           formatBandwidth(dcn.hostBps) + " per host (" +
+           (s.dcnBandwidthGBps ? "given" : "the machine file's") + "), " +
            formatBandwidth(seconds > 0 ? sent / seconds : 0) + " in use over the stage\n";
 }
 

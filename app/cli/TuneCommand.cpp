@@ -86,10 +86,9 @@ api::TuneRequest tuneRequest(const TuneOptions& o) {
     r.fixes = parseFixes(o.fixes);
     r.allowExtrapolation = o.allowExtrapolation;
     r.threads = o.threads;
-    for (const auto& [flag, value] : {std::pair{"hardware", &o.hardware},
-                                      std::pair{"dcn-bw", &o.dcnBandwidth},
-                                      std::pair{"train-steps", &o.trainSteps},
-                                      std::pair{"train-examples", &o.trainExamples}}) {
+    for (const auto& [flag, value] :
+         {std::pair{"hardware", &o.hardware}, std::pair{"dcn-bw", &o.dcnBandwidth},
+          std::pair{"train-steps", &o.trainSteps}, std::pair{"train-examples", &o.trainExamples}}) {
         if (*value) {
             r.settings.emplace_back(flag, **value);
         }

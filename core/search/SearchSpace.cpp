@@ -123,8 +123,8 @@ SearchSpace::SearchSpace(const SpaceRequest& request)
             if (chips % n == 0 && isStandardSlice(standard, chips / n)) {
                 any = true;
                 slices.insert(n);
-                rank = std::max(rank, static_cast<int>(
-                                          standardSlice(base_.hardware, chips / n).dims.size()));
+                rank = std::max(
+                    rank, static_cast<int>(standardSlice(base_.hardware, chips / n).dims.size()));
             }
         }
         if (!any) {

@@ -67,12 +67,12 @@ struct SpaceRequest {
 };
 
 // Every combination of the dimensions' values. A chip count and a slice count whose quotient is
-// no standard slice make a configuration that the search skips as uneven. The global batches are the powers of two inside
-// the convergence model's measured (trusted) range, plus the base scenario's batch; with
-// extrapolation allowed, powers of two from an eighth of the lowest to eight times the highest
-// measured batch. Model-parallel splits are the kinds the workload's layers support, at 2 to 16
-// cores. A fixed dimension has one value. Throws InputError naming `fix` (a value that does not
-// parse or that the workload cannot use) or `chips`.
+// no standard slice make a configuration that the search skips as uneven. The global batches are
+// the powers of two inside the convergence model's measured (trusted) range, plus the base
+// scenario's batch; with extrapolation allowed, powers of two from an eighth of the lowest to eight
+// times the highest measured batch. Model-parallel splits are the kinds the workload's layers
+// support, at 2 to 16 cores. A fixed dimension has one value. Throws InputError naming `fix` (a
+// value that does not parse or that the workload cannot use) or `chips`.
 class SearchSpace {
 public:
     explicit SearchSpace(const SpaceRequest& request);

@@ -354,8 +354,7 @@ std::vector<Setting> buildTable() {
                    .details = "Copies of the slice above, joined over the hosts' data-centre "
                               "network: the gradient sum adds a DCN stage across them"},
          .read = [](const Scenario& s) { return s.slices == 1 ? json() : json(s.slices); },
-         .write = [](Scenario& s,
-                     const json& v) { s.slices = v.is_null() ? 1 : v.get<int>(); },
+         .write = [](Scenario& s, const json& v) { s.slices = v.is_null() ? 1 : v.get<int>(); },
          .implied = [](const Scenario&) -> std::optional<double> { return 1; }},
         {.key = "dcn_bandwidth_GBps",
          .type = T::Number,

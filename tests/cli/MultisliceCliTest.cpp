@@ -84,8 +84,9 @@ TEST(MultisliceCli, SimulateAndTimelineReportTheDcnStage) {
 }
 
 TEST(MultisliceCli, SimulateTextShowsTheDcnStageOnlyForSeveralSlices) {
-    const std::vector<std::string> v5e = {"simulate", "--preset", "mlperf07-resnet50-tf2-16",
-                                          "--hardware", "tpu-v5e", "--topology", "4x4"};
+    const std::vector<std::string> v5e = {"simulate",   "--preset", "mlperf07-resnet50-tf2-16",
+                                          "--hardware", "tpu-v5e",  "--topology",
+                                          "4x4"};
     const auto one = runCli(v5e);
     ASSERT_EQ(one.status, 0) << one.err;
     EXPECT_EQ(one.out.find("DCN"), std::string::npos) << one.out;
@@ -95,7 +96,10 @@ TEST(MultisliceCli, SimulateTextShowsTheDcnStageOnlyForSeveralSlices) {
     args.insert(args.end(), {"--slices", "4"});
     const auto four = runCli(args);
     ASSERT_EQ(four.status, 0) << four.err;
-    EXPECT_NE(four.out.find("Multislice     4 slices of 16 chips (64 in all), 16 replicas per slice (64 in all)"), std::string::npos)
+    EXPECT_NE(
+        four.out.find(
+            "Multislice     4 slices of 16 chips (64 in all), 16 replicas per slice (64 in all)"),
+        std::string::npos)
         << four.out;
     const DcnLines d = dcnLines(four.out);
     ASSERT_TRUE(d.found) << four.out;

@@ -186,23 +186,38 @@ TEST(TuneCli, BadFixExitsTwoNamingTheKeyOrValue) {
 // Issue 20: on a machine with a DCN, tune answers "how many slices": 1024 chips of a 256-chip
 // pod are searched as 4, 8 and 16 slices, and the answer says which.
 TEST(TuneCli, MultisliceChipCountsAreSearchedAsSlices) {
-    const auto r = runCli({"tune", "--model", "resnet50", "--hardware", "tpu-v5e", "--chips",
-                           "1024", "--fix", "global_batch=4096", "--fix", "chunks=4", "--fix",
-                           "eval_mode=sync", "--fix", "model_parallel=none", "--threads", "2",
-                           "--top", "3", "--json"});
+    const auto r = runCli({"tune",
+                           "--model",
+                           "resnet50",
+                           "--hardware",
+                           "tpu-v5e",
+                           "--chips",
+                           "1024",
+                           "--fix",
+                           "global_batch=4096",
+                           "--fix",
+                           "chunks=4",
+                           "--fix",
+                           "eval_mode=sync",
+                           "--fix",
+                           "model_parallel=none",
+                           "--threads",
+                           "2",
+                           "--top",
+                           "3",
+                           "--json"});
     ASSERT_EQ(r.status, 0) << r.err;
     const auto json = nlohmann::json::parse(r.out);
-    EXPECT_EQ(json["space"]["dimensions"]["slices"],
-              (nlohmann::json::array({"4", "8", "16"})));
+    EXPECT_EQ(json["space"]["dimensions"]["slices"], (nlohmann::json::array({"4", "8", "16"})));
     for (const auto& row : json["top"]) {
         EXPECT_EQ(row["settings"]["chips"], "1024");
         const int slices = std::stoi(row["settings"]["slices"].get<std::string>());
         EXPECT_TRUE(slices == 4 || slices == 8 || slices == 16) << slices;
     }
-    const auto text = runCli({"tune", "--model", "resnet50", "--hardware", "tpu-v5e", "--chips",
-                              "512..1024", "--fix", "global_batch=4096", "--fix", "chunks=4",
-                              "--fix", "eval_mode=sync", "--fix", "model_parallel=none",
-                              "--threads", "2", "--top", "1"});
+    const auto text =
+        runCli({"tune", "--model", "resnet50", "--hardware", "tpu-v5e", "--chips", "512..1024",
+                "--fix", "global_batch=4096", "--fix", "chunks=4", "--fix", "eval_mode=sync",
+                "--fix", "model_parallel=none", "--threads", "2", "--top", "1"});
     ASSERT_EQ(text.status, 0) << text.err;
     EXPECT_NE(text.out.find("= 2 chips x 4 slices"), std::string::npos) << text.out; // 512, 1024
     EXPECT_NE(text.out.find(" slices="), std::string::npos) << text.out;

@@ -137,8 +137,7 @@ TEST(Multislice, TheStepTimelineAgreesWithTheAnalyticModel) {
         for (const TimelineItem& item : t.items) {
             if (item.group == "dcn") {
                 ++dcnItems;
-                EXPECT_NEAR(item.spanOf(0).endS - item.spanOf(0).startS, plan.dcn.seconds(),
-                            1e-9);
+                EXPECT_NEAR(item.spanOf(0).endS - item.spanOf(0).startS, plan.dcn.seconds(), 1e-9);
             }
         }
         EXPECT_EQ(dcnItems, slices > 1 ? 1 : 0);

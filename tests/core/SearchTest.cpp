@@ -154,8 +154,10 @@ SpaceRequest multisliceRequest(const std::string& hardware, std::vector<std::int
     SpaceRequest request = requestFor("mlperf07-resnet50-tf2-16", std::move(chips));
     request.base.hardware = hardware;
     request.base.wrap.reset();
-    request.fixes = {{"global_batch", "4096"}, {"gradient.chunks", "4"},
-                     {"eval_mode", "sync"},    {"gradient.precision", "bf16"},
+    request.fixes = {{"global_batch", "4096"},
+                     {"gradient.chunks", "4"},
+                     {"eval_mode", "sync"},
+                     {"gradient.precision", "bf16"},
                      {"model_parallel", "none"}};
     request.fixes.insert(request.fixes.end(), fixes.begin(), fixes.end());
     return request;
@@ -173,8 +175,7 @@ TEST(SearchSpace, SlicesAreSearchedWhereTheMachineOffersADcn) {
         FAIL() << "accepted 1000 chips";
     } catch (const InputError& e) {
         EXPECT_EQ(e.field(), "chips");
-        EXPECT_NE(std::string(e.what()).find("1000 chips are not"), std::string::npos)
-            << e.what();
+        EXPECT_NE(std::string(e.what()).find("1000 chips are not"), std::string::npos) << e.what();
     }
     const SearchSpace fixed(multisliceRequest("tpu-v5e", {1024}, {{"slices", "8"}}));
     EXPECT_EQ(fixed.values(kSlices), std::vector<std::string>{"8"});

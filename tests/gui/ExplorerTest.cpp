@@ -332,8 +332,8 @@ private slots:
         auto* dcn = qobject_cast<QDoubleSpinBox*>(panel->control("dcn_bandwidth_GBps"));
         QVERIFY(slices && dcn);
         QCOMPARE(slices->text(), QString("1 slice"));
-        QVERIFY(!dcn->isEnabled()); // it matters only across slices
-        QCOMPARE(dcn->value(), 25.0);   // the machine file's, shown while unset
+        QVERIFY(!dcn->isEnabled());   // it matters only across slices
+        QCOMPARE(dcn->value(), 25.0); // the machine file's, shown while unset
 
         slices->setValue(4);
         QVERIFY(waitForAnalysis());

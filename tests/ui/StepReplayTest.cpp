@@ -168,8 +168,9 @@ TEST(StepReplay, AMultisliceStepShowsTheDcnStageOnItsOwnTrack) {
     ASSERT_GT(dcnS, 0);
     for (const ChipId chip : {ChipId{0}, ChipId{15}}) {
         const auto tracks = buildChipTracks(run->timeline, chip);
-        const auto dcn = std::find_if(tracks.begin(), tracks.end(),
-                                      [](const Track& t) { return t.label == "Across slices (DCN)"; });
+        const auto dcn = std::find_if(tracks.begin(), tracks.end(), [](const Track& t) {
+            return t.label == "Across slices (DCN)";
+        });
         ASSERT_NE(dcn, tracks.end());
         ASSERT_EQ(dcn->spans.size(), 1u);
         const TimelineItem& item =

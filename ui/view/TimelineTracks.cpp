@@ -8,11 +8,7 @@ namespace podscope::ui {
 std::vector<Track> buildChipTracks(const StepTimeline& timeline, ChipId chip) {
     std::vector<Track> tracks = {
         {"Input", {podscope::ChipActivity::WaitingForInput}, {}, 1, {}},
-        {"Compute",
-         {podscope::ChipActivity::Forward, podscope::ChipActivity::Backward},
-         {},
-         1,
-         {}},
+        {"Compute", {podscope::ChipActivity::Forward, podscope::ChipActivity::Backward}, {}, 1, {}},
         {"Model-parallel", {podscope::ChipActivity::ModelParallel}, {}, 1, {}},
         {"Batch-norm sums", {podscope::ChipActivity::BatchNormSync}, {}, 1, {}},
         {"Gradient sync", {podscope::ChipActivity::GradientSync}, {}, 1, {}},
