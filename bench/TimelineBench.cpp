@@ -100,6 +100,30 @@ BENCHMARK_CAPTURE(BM_WorkloadOn256Chips, transformer, "mlperf07-transformer-jax-
 BENCHMARK_CAPTURE(BM_WorkloadOn256Chips, bert, "mlperf07-bert-jax-4096")
     ->Unit(benchmark::kMillisecond);
 
+// Issue 20's targets: a 4096-chip 16x16x16 slice (3-D torus) under 1 s, and a multislice of
+// four of them joined over the DCN under 4 s (the timeline simulates one slice and the DCN
+// stage; docs/multislice.md). 32 examples per chip, bucketed, on the machine with 4096-chip
+// cubes and a DCN. ResNet-50 and BERT-large.
+void BM_ThreeDSlices(benchmark::State& state, const char* preset, int slices) {
+    Scenario s = bucketed(preset);
+    const std::int64_t chips = scenarioTopology(s).chipCount();
+    const std::int64_t perChip = std::max<std::int64_t>(1, s.globalBatch / chips);
+    s.hardware = "tpu-v5p";
+    useStandardSlice(s, 4096);
+    s.slices = slices;
+    s.globalBatch = perChip * 4096 * slices;
+    run(state, s);
+    state.counters["slices"] = slices;
+}
+BENCHMARK_CAPTURE(BM_ThreeDSlices, resnet50_1x4096, "mlperf07-resnet50-tf-4096", 1)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ThreeDSlices, resnet50_4x4096, "mlperf07-resnet50-tf-4096", 4)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ThreeDSlices, bert_1x4096, "mlperf07-bert-jax-4096", 1)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ThreeDSlices, bert_4x4096, "mlperf07-bert-jax-4096", 4)
+    ->Unit(benchmark::kMillisecond);
+
 // The Chrome trace of the multipod ResNet-50 step, link counters included (200 bins).
 void BM_ResNetMultipodTrace(benchmark::State& state) {
     const Scenario s = bucketed("mlperf07-resnet50-tf-4096");

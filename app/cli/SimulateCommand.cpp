@@ -6,6 +6,7 @@
 #include "common/Limits.hpp"
 #include "training/ScenarioJson.hpp"
 #include "training/StepModel.hpp"
+#include "training/StepPlan.hpp"
 #include "training/WhatIf.hpp"
 
 #include <CLI/CLI.hpp>
@@ -63,6 +64,15 @@ void printText(const Scenario& s, const TrainingResult& r, const std::vector<Wha
         const double value = b.*part.seconds;
         out << "  " << label << std::string(26 - label.size(), ' ') << formatDuration(value) << "  "
             << formatPercent(value / r.stepTimeS) << "\n";
+    }
+    if (r.slices > 1) {
+        // The DCN stage is in the gradient sync above; its own line says what it moves and at
+        // what rate. The plan is built again for its figures (once, and only for multislice).
+        out << "\nMultislice     " << formatCount(r.slices, "slice") << " of "
+            << formatCount(r.chips / r.slices, "chip") << " (" << r.chips << " in all), "
+            << formatCount(r.replicasPerSlice, "replica") << " per slice ("
+            << r.replicasPerSlice * r.slices << " in all)\n"
+            << dcnStageText(s, buildStepPlan(s).dcn);
     }
     if (r.evalDecode.beamWidth > 0) {
         out << "  (each evaluation decodes by beam search on the device: "

@@ -106,8 +106,8 @@ std::string signedPercent(double fraction) {
     return (percent > 0 ? "+" : "") + formatNumber(percent, 2) + " %";
 }
 
-void printText(const Scenario& s, const TimelineCommandOptions& o, const StepTimeline& t,
-               ChipId reference, ChipId slowest, std::ostream& out) {
+void printText(const Scenario& s, const TimelineCommandOptions& o, const StepPlan& plan,
+               const StepTimeline& t, ChipId reference, ChipId slowest, std::ostream& out) {
     out << "Step timeline  " << s.workload << " (" << s.framework << "), global batch "
         << s.globalBatch << ", " << formatCount(t.chips, "chip") << ", contention "
         << (o.noContention ? "off" : "on") << "\n";
@@ -129,6 +129,13 @@ void printText(const Scenario& s, const TimelineCommandOptions& o, const StepTim
                 : "flows sharing the links max-min fairly (too many ring steps for the event "
                   "engine)")
         << "\n";
+    if (plan.slices > 1) {
+        // The timeline simulates one slice; the DCN stage is its item "gradient all-reduce
+        // across N slices (DCN)".
+        out << "Multislice     " << formatCount(plan.slices, "slice") << " of "
+            << formatCount(t.chips, "chip") << " stepping alike (one slice simulated)\n"
+            << dcnStageText(s, plan.dcn);
+    }
     if (t.stepTimesS.size() > 1) {
         out << "Steps          " << t.stepTimesS.size() << " simulated: mean "
             << formatDuration(t.meanStepS) << ", p50 " << formatDuration(t.p50StepS) << ", p99 "
@@ -186,7 +193,7 @@ void runTimelineCommand(const TimelineCommandOptions& o, std::ostream& out, std:
         }
         out << json.dump(2) << "\n";
     } else {
-        printText(s, o, t, reference, slowest, out);
+        printText(s, o, plan, t, reference, slowest, out);
         out << (written.empty() ? "" : "\n" + written);
     }
 }

@@ -86,11 +86,12 @@ api::TuneRequest tuneRequest(const TuneOptions& o) {
     r.fixes = parseFixes(o.fixes);
     r.allowExtrapolation = o.allowExtrapolation;
     r.threads = o.threads;
-    if (o.trainSteps) {
-        r.settings.emplace_back("train-steps", *o.trainSteps);
-    }
-    if (o.trainExamples) {
-        r.settings.emplace_back("train-examples", *o.trainExamples);
+    for (const auto& [flag, value] :
+         {std::pair{"hardware", &o.hardware}, std::pair{"dcn-bw", &o.dcnBandwidth},
+          std::pair{"train-steps", &o.trainSteps}, std::pair{"train-examples", &o.trainExamples}}) {
+        if (*value) {
+            r.settings.emplace_back(flag, **value);
+        }
     }
     return r;
 }
@@ -181,7 +182,8 @@ CLI::App* addTuneCommand(CLI::App& app, TuneOptions& o) {
     cmd->add_option("--framework", o.framework,
                     "tf, jax or tf2 (default: the model's TF preset; jax for a model file)");
     cmd->add_option("--chips", o.chips,
-                    "Chip count, list (512,4096) or range (256..4096) of standard slices")
+                    "Chip count in all, list (512,4096) or range (256..4096): standard slices, "
+                    "or where the machine offers a DCN 2 to 16 of them (docs/tune.md)")
         ->required();
     cmd->add_option("--objective", o.objective, "time-to-train, throughput or chip-seconds")
         ->capture_default_str();
@@ -201,7 +203,8 @@ CLI::App* addTuneCommand(CLI::App& app, TuneOptions& o) {
     cmd->add_flag("--allow-extrapolation", o.allowExtrapolation,
                   "Also search batches outside the convergence model's measured range");
     for (const auto& [flag, value] :
-         {std::pair{"train-steps", &o.trainSteps}, std::pair{"train-examples", &o.trainExamples}}) {
+         {std::pair{"hardware", &o.hardware}, std::pair{"dcn-bw", &o.dcnBandwidth},
+          std::pair{"train-steps", &o.trainSteps}, std::pair{"train-examples", &o.trainExamples}}) {
         const Setting& s = *findSettingByFlag(flag);
         cmd->add_option("--" + std::string(flag), *value, settingHelp(s))->type_name(valueName(s));
     }

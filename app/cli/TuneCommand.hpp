@@ -26,6 +26,8 @@ struct TuneOptions {
     bool allowExtrapolation = false;
     std::optional<int> threads;
     std::optional<std::string> trainSteps, trainExamples; // a run length for a model file
+    std::optional<std::string> hardware;                  // the machine searched on
+    std::optional<std::string> dcnBandwidth; // multislice: DCN bandwidth per host (GB/s)
     std::optional<std::string> out;
     std::optional<std::string> chart; // the Pareto chart: .png, .svg or .pdf
     bool csv = false;

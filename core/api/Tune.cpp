@@ -11,6 +11,7 @@
 #include "workload/WorkloadFile.hpp"
 
 #include <algorithm>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -46,8 +47,12 @@ std::int64_t chipCount(const std::string& text) {
     return value;
 }
 
-// "4096", "512,4096" or "256..4096" (the standard slices in between).
-std::vector<std::int64_t> parseChips(const std::string& text, const std::string& hardware) {
+// "4096", "512,4096" or "256..4096" (the standard slices in between, and where the machine
+// offers a DCN, the offered numbers of them: the search space checks a list's counts).
+std::vector<std::int64_t> parseChips(const std::string& text, const Scenario& base) {
+    const std::string& hardware = base.hardware;
+    const std::vector<int> sliceCounts = offeredSliceCounts(base);
+    const bool multislice = sliceCounts.size() > 1 || sliceCounts.front() > 1;
     if (text.empty()) {
         throw InputError("chips", "give a chip count, a list (512,4096) or a range (256..4096)");
     }
@@ -60,11 +65,15 @@ std::vector<std::int64_t> parseChips(const std::string& text, const std::string&
             throw InputError("chips",
                              "the range " + text + " is empty (the first count is larger)");
         }
+        std::set<std::int64_t> counts;
         for (const auto n : standardChipCounts(hardware)) {
-            if (n >= low && n <= high) {
-                chips.push_back(n);
+            for (const int slices : sliceCounts) {
+                if (n * slices >= low && n * slices <= high) {
+                    counts.insert(n * slices);
+                }
             }
         }
+        chips.assign(counts.begin(), counts.end());
         if (chips.empty()) {
             throw InputError("chips", "no standard slice lies in " + text);
         }
@@ -73,7 +82,9 @@ std::vector<std::int64_t> parseChips(const std::string& text, const std::string&
     std::stringstream list(text);
     for (std::string item; std::getline(list, item, ',');) {
         const auto n = chipCount(item);
-        standardSlice(hardware, n); // InputError naming chips, with the known counts
+        if (!multislice) {
+            standardSlice(hardware, n); // InputError naming chips, with the known counts
+        }
         chips.push_back(n);
     }
     return chips;
@@ -177,7 +188,7 @@ std::string withCommas(std::uint64_t n) {
 PreparedTune prepareTune(const TuneRequest& r) {
     PreparedTune t;
     t.space.base = baseScenario(r);
-    t.space.chips = parseChips(r.chips, t.space.base.hardware);
+    t.space.chips = parseChips(r.chips, t.space.base);
     t.space.allowExtrapolation = r.allowExtrapolation;
     t.space.fixes = dimensionFixes(r.fixes);
     const auto& names = objectiveNames();

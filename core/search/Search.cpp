@@ -31,13 +31,14 @@ public:
         const std::uint64_t perPlan = space_.configurationsPerPlan();
         const std::uint64_t first = plan * perPlan;
         const Configuration c = space_.configuration(first);
-        Scenario s = space_.scenario(c);
+        Scenario s;
         std::optional<StepPlan> built;
         try {
+            s = space_.scenario(c); // chips that make no whole number of standard slices
             built.emplace(buildStepPlanUnchecked(s));
         } catch (const InputError& e) {
             const bool uneven = e.field() == "global_batch" || e.field() == "model_parallel" ||
-                                e.field() == "batch_norm_group";
+                                e.field() == "batch_norm_group" || e.field() == "chips";
             tally_.skip(perPlan, uneven ? &SkipCounts::uneven : &SkipCounts::unsupported);
             return;
         }

@@ -2,6 +2,7 @@
 
 #include "common/InputError.hpp"
 #include "common/Limits.hpp"
+#include "machine/Machine.hpp"
 #include "topology/TopologyPresets.hpp"
 #include "training/ScenarioJson.hpp"
 
@@ -15,6 +16,7 @@ namespace {
 
 constexpr int kSplitDegrees[] = {2, 4, 8, 16};
 constexpr int kChunkChoices[] = {1, 2, 4, 8, 16};
+constexpr int kSliceChoices[] = {1, 2, 4, 8, 16};
 constexpr Algorithm kAlgorithms[] = {Algorithm::Ring, Algorithm::BidirRing, Algorithm::TwoD,
                                      Algorithm::TwoDDual, Algorithm::FlatRing};
 
@@ -69,10 +71,23 @@ std::vector<std::string> permutations(int rank) {
     return all;
 }
 
+bool isStandardSlice(const std::vector<std::int64_t>& standard, std::int64_t chips) {
+    return std::find(standard.begin(), standard.end(), chips) != standard.end();
+}
+
 } // namespace
+
+std::vector<int> offeredSliceCounts(const Scenario& base) {
+    std::set<int> counts = {std::max(base.slices, 1)};
+    if (base.dcnBandwidthGBps || bundledMachine(base.hardware).dcnBpsPerHost) {
+        counts.insert(std::begin(kSliceChoices), std::end(kSliceChoices));
+    }
+    return {counts.begin(), counts.end()};
+}
 
 const std::array<std::string, kDimensionCount>& dimensionKeys() {
     static const std::array<std::string, kDimensionCount> keys = {"chips",
+                                                                  "slices",
                                                                   "global_batch",
                                                                   "model_parallel",
                                                                   "weight_update_sharding",
@@ -92,15 +107,44 @@ SearchSpace::SearchSpace(const SpaceRequest& request)
     if (request.chips.empty()) {
         throw InputError("chips", "give at least one chip count");
     }
+    // Slices: the counts offered, or the one fixed (taken here: the chips depend on it).
+    std::vector<int> sliceCounts = offeredSliceCounts(base_);
+    for (const auto& [key, value] : request.fixes) {
+        if (key == "slices") {
+            sliceCounts = {static_cast<int>(wholeNumber(key, value, 1, limits::kMaxSlices))};
+        }
+    }
+    const std::vector<std::int64_t> standard = standardChipCounts(base_.hardware);
+    std::set<int> slices;
     int rank = 0;
     for (const auto chips : request.chips) {
-        const auto slice = standardSlice(base_.hardware, chips); // InputError naming chips
-        rank = std::max(rank, static_cast<int>(slice.dims.size()));
+        bool any = false;
+        for (const int n : sliceCounts) {
+            if (chips % n == 0 && isStandardSlice(standard, chips / n)) {
+                any = true;
+                slices.insert(n);
+                rank = std::max(
+                    rank, static_cast<int>(standardSlice(base_.hardware, chips / n).dims.size()));
+            }
+        }
+        if (!any) {
+            if (sliceCounts == std::vector<int>{1}) {
+                standardSlice(base_.hardware, chips); // InputError naming chips and the counts
+            }
+            std::string counts;
+            for (const int n : sliceCounts) {
+                counts += (counts.empty() ? "" : ", ") + std::to_string(n);
+            }
+            throw InputError("chips", std::to_string(chips) + " chips are not " + counts +
+                                          " standard slices of " + base_.hardware +
+                                          " (podscope-cli machines lists them)");
+        }
         if (std::find(chips_.begin(), chips_.end(), chips) == chips_.end()) {
             chips_.push_back(chips);
         }
     }
     std::sort(chips_.begin(), chips_.end());
+    slices_.assign(slices.begin(), slices.end());
     if (base_.batchNormGroup) {
         const int baseSplit = base_.modelParallel;
         baseBatchNormCores_ = static_cast<std::int64_t>(*base_.batchNormGroup) * baseSplit;
@@ -182,6 +226,8 @@ SearchSpace::SearchSpace(const SpaceRequest& request)
         switch (static_cast<Dimension>(it - keys.begin())) {
         case kChips:
             throw InputError("fix", "chips: give the chip counts with --chips");
+        case kSlices:
+            break; // taken with the chips
         case kGlobalBatch: {
             const auto batch = wholeNumber(key, value, 1, limits::kMaxGlobalBatch);
             if (!request.allowExtrapolation && !trusted(static_cast<double>(batch))) {
@@ -265,6 +311,9 @@ SearchSpace::SearchSpace(const SpaceRequest& request)
     for (const auto chips : chips_) {
         text_[kChips].push_back(std::to_string(chips));
     }
+    for (const int n : slices_) {
+        text_[kSlices].push_back(std::to_string(n));
+    }
     for (const auto batch : batches_) {
         text_[kGlobalBatch].push_back(std::to_string(batch));
     }
@@ -321,6 +370,7 @@ std::size_t SearchSpace::digit(std::uint64_t index, int dimension) const {
 Configuration SearchSpace::configuration(std::uint64_t index) const {
     Configuration c;
     c.chips = chips_[digit(index, kChips)];
+    c.slices = slices_[digit(index, kSlices)];
     c.globalBatch = batches_[digit(index, kGlobalBatch)];
     std::tie(c.modelParallel, c.modelParallelKind) = splits_[digit(index, kModelParallel)];
     c.weightUpdateSharding = sharding_[digit(index, kWeightUpdateSharding)];
@@ -348,7 +398,12 @@ int SearchSpace::batchNormGroupFor(int modelParallel) const {
 
 Scenario SearchSpace::scenario(const Configuration& c) const {
     Scenario s = base_;
-    useStandardSlice(s, c.chips);
+    if (c.slices < 1 || c.chips % c.slices != 0) {
+        throw InputError("chips", std::to_string(c.chips) + " chips do not divide into " +
+                                      std::to_string(c.slices) + " slices");
+    }
+    useStandardSlice(s, c.chips / c.slices); // InputError naming chips: no standard slice
+    s.slices = c.slices;
     s.globalBatch = c.globalBatch;
     s.modelParallel = c.modelParallel;
     s.modelParallelKind = c.modelParallelKind;

@@ -14,7 +14,8 @@ namespace podscope::search {
 
 // One point of the search space: the settings a search varies (docs/tune.md).
 struct Configuration {
-    std::int64_t chips = 0;
+    std::int64_t chips = 0; // in all: slices x the standard slice's chips
+    int slices = 1;         // multislice: copies of the slice joined over the DCN
     std::int64_t globalBatch = 0;
     int modelParallel = 1;
     ModelParallelKind modelParallelKind = ModelParallelKind::None;
@@ -33,6 +34,7 @@ struct Configuration {
 // of them.
 enum Dimension : int {
     kChips,
+    kSlices,
     kGlobalBatch,
     kModelParallel,
     kWeightUpdateSharding,
@@ -45,24 +47,32 @@ enum Dimension : int {
     kDecodedCache,
     kDimensionCount
 };
-inline constexpr int kPlanDimensions = 6;
+inline constexpr int kPlanDimensions = 7;
 
 // The keys of the dimensions, as --fix and the output name them (configuration-file names).
 const std::array<std::string, kDimensionCount>& dimensionKeys();
 
+// The slice counts a search tries where the machine offers a data-centre network (its file
+// states dcn_GBps_per_host, or the base gives dcn_bandwidth_GBps): 1, 2, 4, 8 and 16, and the
+// base's own; otherwise only the base's (1). --fix slices=N tries N alone.
+std::vector<int> offeredSliceCounts(const Scenario& base);
+
 struct SpaceRequest {
-    Scenario base;                   // workload, framework and everything the search does not vary
-    std::vector<std::int64_t> chips; // standard slices
+    Scenario base; // workload, framework and everything the search does not vary
+    // Chip counts in all: each a standard slice, or (where the machine offers a DCN) a number of
+    // slices from offeredSliceCounts times one.
+    std::vector<std::int64_t> chips;
     bool allowExtrapolation = false; // batches outside the convergence model's measured range
     std::vector<std::pair<std::string, std::string>> fixes; // dimension key (exact), value text
 };
 
-// Every combination of the dimensions' values. The global batches are the powers of two inside
-// the convergence model's measured (trusted) range, plus the base scenario's batch; with
-// extrapolation allowed, powers of two from an eighth of the lowest to eight times the highest
-// measured batch. Model-parallel splits are the kinds the workload's layers support, at 2 to 16
-// cores. A fixed dimension has one value. Throws InputError naming `fix` (a value that does not
-// parse or that the workload cannot use) or `chips`.
+// Every combination of the dimensions' values. A chip count and a slice count whose quotient is
+// no standard slice make a configuration that the search skips as uneven. The global batches are
+// the powers of two inside the convergence model's measured (trusted) range, plus the base
+// scenario's batch; with extrapolation allowed, powers of two from an eighth of the lowest to eight
+// times the highest measured batch. Model-parallel splits are the kinds the workload's layers
+// support, at 2 to 16 cores. A fixed dimension has one value. Throws InputError naming `fix` (a
+// value that does not parse or that the workload cannot use) or `chips`.
 class SearchSpace {
 public:
     explicit SearchSpace(const SpaceRequest& request);
@@ -92,6 +102,7 @@ private:
     Scenario base_;
     std::int64_t baseBatchNormCores_ = 0; // 0: the base shares no batch statistics
     std::vector<std::int64_t> chips_;
+    std::vector<int> slices_;
     std::vector<std::int64_t> batches_;
     std::vector<std::pair<int, ModelParallelKind>> splits_;
     std::vector<bool> sharding_;

@@ -348,9 +348,14 @@ std::vector<Setting> buildTable() {
                         "(docs/multislice.md)",
          .flag = "slices",
          .example = "2",
+         .panel = {.group = "topology",
+                   .label = "Slices",
+                   .control = C::Spin,
+                   .details = "Copies of the slice above, joined over the hosts' data-centre "
+                              "network: the gradient sum adds a DCN stage across them"},
          .read = [](const Scenario& s) { return s.slices == 1 ? json() : json(s.slices); },
-         .write = [](Scenario& s,
-                     const json& v) { s.slices = v.is_null() ? 1 : v.get<int>(); }},
+         .write = [](Scenario& s, const json& v) { s.slices = v.is_null() ? 1 : v.get<int>(); },
+         .implied = [](const Scenario&) -> std::optional<double> { return 1; }},
         {.key = "dcn_bandwidth_GBps",
          .type = T::Number,
          .unit = "GB/s",
@@ -358,12 +363,22 @@ std::vector<Setting> buildTable() {
          .lowestIncluded = false,
          .unset = "the machine's dcn_GBps_per_host",
          .description = "Multislice: data-centre network bandwidth per host, per direction; "
-                        "needed for slices > 1 on a machine whose file states none (tpu-v2, "
-                        "tpu-v3, tpu-v4, tpu-v6e)",
+                        "needed for slices > 1 on a machine whose file states none "
+                        "(podscope-cli machines --json: dcn_Bps_per_host)",
          .flag = "dcn-bw",
          .example = "25",
+         .panel = {.group = "topology",
+                   .label = "DCN bandwidth",
+                   .control = C::Decimal,
+                   .decimals = 1,
+                   .details = "Per host, between slices; default: the machine's",
+                   .enabledWhen = [](const Scenario& s) { return s.slices > 1; }},
          .read = [](const Scenario& s) { return orNull(s.dcnBandwidthGBps); },
-         .write = [](Scenario& s, const json& v) { setOptional(s.dcnBandwidthGBps, v); }},
+         .write = [](Scenario& s, const json& v) { setOptional(s.dcnBandwidthGBps, v); },
+         .implied = [](const Scenario& s) -> std::optional<double> {
+             const auto& bps = bundledMachine(s.hardware).dcnBpsPerHost;
+             return bps ? std::optional<double>(*bps / 1e9) : std::nullopt;
+         }},
 
         // --- Parallelism
         {.key = "global_batch",

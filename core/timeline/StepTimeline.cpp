@@ -61,8 +61,9 @@ public:
         const TrainingResult& analytic = analytic_;
         analyticStepS_ = analytic.trainStepS;
         deviceStepS_ = analytic.trainStepS - analytic.input.stallS;
+        // Each host of every slice prepares its share of the global batch.
         hostBatchS_ = analytic.input.capacityExamplesPerSPerHost > 0
-                          ? static_cast<double>(scenario_.globalBatch) /
+                          ? static_cast<double>(scenario_.globalBatch) / plan_.slices /
                                 plan_.topology.hostCount() /
                                 analytic.input.capacityExamplesPerSPerHost
                           : 0.0;

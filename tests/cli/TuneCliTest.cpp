@@ -68,7 +68,7 @@ TEST(TuneCli, TextAndCsvAndTheOutFile) {
     ASSERT_EQ(csv.status, 0) << csv.err;
     EXPECT_EQ(csv.out, "");
     const std::string written = podscope::test::readFile(file);
-    EXPECT_EQ(written.rfind("list,rank,chips,global_batch", 0), 0u) << written;
+    EXPECT_EQ(written.rfind("list,rank,chips,slices,global_batch", 0), 0u) << written;
     EXPECT_NE(written.find("\ntop,1,4096,"), std::string::npos);
     EXPECT_NE(written.find("\npareto,1,4096,"), std::string::npos);
     // Every line has the header's number of fields.
@@ -181,6 +181,50 @@ TEST(TuneCli, BadFixExitsTwoNamingTheKeyOrValue) {
     EXPECT_EQ(twice.status, 2);
     EXPECT_NE(twice.err.find("fix: gradient.chunks is fixed twice"), std::string::npos)
         << twice.err;
+}
+
+// Issue 20: on a machine with a DCN, tune answers "how many slices": 1024 chips of a 256-chip
+// pod are searched as 4, 8 and 16 slices, and the answer says which.
+TEST(TuneCli, MultisliceChipCountsAreSearchedAsSlices) {
+    const auto r = runCli({"tune",
+                           "--model",
+                           "resnet50",
+                           "--hardware",
+                           "tpu-v5e",
+                           "--chips",
+                           "1024",
+                           "--fix",
+                           "global_batch=4096",
+                           "--fix",
+                           "chunks=4",
+                           "--fix",
+                           "eval_mode=sync",
+                           "--fix",
+                           "model_parallel=none",
+                           "--threads",
+                           "2",
+                           "--top",
+                           "3",
+                           "--json"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto json = nlohmann::json::parse(r.out);
+    EXPECT_EQ(json["space"]["dimensions"]["slices"], (nlohmann::json::array({"4", "8", "16"})));
+    for (const auto& row : json["top"]) {
+        EXPECT_EQ(row["settings"]["chips"], "1024");
+        const int slices = std::stoi(row["settings"]["slices"].get<std::string>());
+        EXPECT_TRUE(slices == 4 || slices == 8 || slices == 16) << slices;
+    }
+    const auto text =
+        runCli({"tune", "--model", "resnet50", "--hardware", "tpu-v5e", "--chips", "512..1024",
+                "--fix", "global_batch=4096", "--fix", "chunks=4", "--fix", "eval_mode=sync",
+                "--fix", "model_parallel=none", "--threads", "2", "--top", "1"});
+    ASSERT_EQ(text.status, 0) << text.err;
+    EXPECT_NE(text.out.find("= 2 chips x 4 slices"), std::string::npos) << text.out; // 512, 1024
+    EXPECT_NE(text.out.find(" slices="), std::string::npos) << text.out;
+    // One slice only where the machine states no DCN: the chips stay standard slices.
+    const auto v3 = runCli({"tune", "--model", "resnet50", "--chips", "1000", "--threads", "2"});
+    EXPECT_EQ(v3.status, 2);
+    EXPECT_NE(v3.err.find("chips: no standard slice has 1000 chips"), std::string::npos) << v3.err;
 }
 
 TEST(TuneCli, EmptySpaceExitsTwoWithTheCounts) {

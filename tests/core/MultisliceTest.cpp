@@ -1,5 +1,6 @@
 #include "collective/DcnAllReduce.hpp"
 #include "common/InputError.hpp"
+#include "timeline/StepTimeline.hpp"
 #include "training/Presets.hpp"
 #include "training/StepModel.hpp"
 #include "training/StepPlan.hpp"
@@ -113,6 +114,34 @@ TEST(Multislice, V3WithoutADcnBandwidthIsRefusedNamingTheMissingFact) {
     }
     s.dcnBandwidthGBps = 12.5;
     EXPECT_GT(simulateTraining(s).dcnSyncS, 0);
+}
+
+// The step timeline of a multislice step agrees with the analytic model as one slice's does:
+// every slice's hosts share the input (each host prepares global batch / (hosts x slices)
+// examples; with one slice's hosts the step would wait for input), and the DCN stage is one
+// item as long as the plan's.
+TEST(Multislice, TheStepTimelineAgreesWithTheAnalyticModel) {
+    for (const int slices : {1, 2, 4}) {
+        Scenario s = v5eSlice();
+        s.globalBatch = 4096;
+        s.slices = slices;
+        const StepPlan plan = buildStepPlan(s);
+        const TrainingResult analytic = simulateTraining(s);
+        const StepTimeline t = simulateStepTimeline(s, plan);
+        EXPECT_NEAR(t.stepS / analytic.trainStepS, 1, 0.02) << slices << " slices";
+        EXPECT_EQ(t.secondsByActivity[static_cast<std::size_t>(ChipActivity::WaitingForInput)] >
+                      0.01 * t.stepS,
+                  analytic.input.inputBound)
+            << slices << " slices";
+        int dcnItems = 0;
+        for (const TimelineItem& item : t.items) {
+            if (item.group == "dcn") {
+                ++dcnItems;
+                EXPECT_NEAR(item.spanOf(0).endS - item.spanOf(0).startS, plan.dcn.seconds(), 1e-9);
+            }
+        }
+        EXPECT_EQ(dcnItems, slices > 1 ? 1 : 0);
+    }
 }
 
 TEST(Multislice, GlobalBatchMustDivideOverTheSlices) {

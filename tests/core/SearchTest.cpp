@@ -9,6 +9,7 @@
 #include "topology/TopologyPresets.hpp"
 #include "training/Presets.hpp"
 #include "training/StepModel.hpp"
+#include "training/StepPlan.hpp"
 
 #include <array>
 #include <atomic>
@@ -119,7 +120,7 @@ TEST(Search, CountsEverySkippedConfigurationByReason) {
             if (what.find("of HBM per core") != std::string::npos) {
                 ++reference.hbm;
             } else if (e.field() == "global_batch" || e.field() == "model_parallel" ||
-                       e.field() == "batch_norm_group") {
+                       e.field() == "batch_norm_group" || e.field() == "chips") {
                 ++reference.uneven;
             } else {
                 ++reference.unsupported;
@@ -143,6 +144,74 @@ TEST(Search, CountsEverySkippedConfigurationByReason) {
         ASSERT_TRUE(timeToTrain.count(c.index)) << c.index;
         EXPECT_EQ(c.timeToTrainS, timeToTrain[c.index]) << c.index;
     }
+}
+
+// Issue 20: where the machine offers a DCN, the chip counts are totals and the slices a plan
+// dimension: 1024 chips of a 256-chip pod are 4, 8 or 16 slices; a machine without one keeps
+// one slice. Each multislice candidate's time is the model's for that scenario.
+SpaceRequest multisliceRequest(const std::string& hardware, std::vector<std::int64_t> chips,
+                               std::vector<std::pair<std::string, std::string>> fixes = {}) {
+    SpaceRequest request = requestFor("mlperf07-resnet50-tf2-16", std::move(chips));
+    request.base.hardware = hardware;
+    request.base.wrap.reset();
+    request.fixes = {{"global_batch", "4096"},
+                     {"gradient.chunks", "4"},
+                     {"eval_mode", "sync"},
+                     {"gradient.precision", "bf16"},
+                     {"model_parallel", "none"}};
+    request.fixes.insert(request.fixes.end(), fixes.begin(), fixes.end());
+    return request;
+}
+
+TEST(SearchSpace, SlicesAreSearchedWhereTheMachineOffersADcn) {
+    const SearchSpace v5e(multisliceRequest("tpu-v5e", {1024}));
+    EXPECT_EQ(v5e.values(kChips), std::vector<std::string>{"1024"});
+    EXPECT_EQ(v5e.values(kSlices), (std::vector<std::string>{"4", "8", "16"}));
+    // No DCN in the machine file and none given: one slice, and the chips a standard slice.
+    const SearchSpace v3(requestFor("mlperf07-resnet50-tf2-16", {16, 4096}));
+    EXPECT_EQ(v3.values(kSlices), std::vector<std::string>{"1"});
+    try {
+        SearchSpace(multisliceRequest("tpu-v5e", {1000}));
+        FAIL() << "accepted 1000 chips";
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.field(), "chips");
+        EXPECT_NE(std::string(e.what()).find("1000 chips are not"), std::string::npos) << e.what();
+    }
+    const SearchSpace fixed(multisliceRequest("tpu-v5e", {1024}, {{"slices", "8"}}));
+    EXPECT_EQ(fixed.values(kSlices), std::vector<std::string>{"8"});
+    for (std::uint64_t i = 0; i < fixed.configurationCount(); ++i) {
+        const Scenario s = fixed.scenario(fixed.configuration(i));
+        EXPECT_EQ(s.slices, 8);
+        EXPECT_EQ(scenarioTopology(s).chipCount(), 128);
+    }
+}
+
+TEST(Search, FourSlicesOf256OrOneOf1024) {
+    // A machine with 1024-chip slices and a DCN: every way of making 1024 chips is searched.
+    const SearchSpace space(multisliceRequest("tpu-v5p", {1024}));
+    EXPECT_EQ(space.values(kSlices), (std::vector<std::string>{"1", "2", "4", "8", "16"}));
+    SearchOptions options;
+    options.keep = space.configurationCount();
+    const SearchTally tally = runSearch(space, options);
+    ASSERT_GT(tally.evaluated(), 0u);
+    std::map<int, double> fastest; // slices -> best time to train
+    for (const Candidate& c : tally.best()) {
+        const Configuration configuration = space.configuration(c.index);
+        const Scenario s = space.scenario(configuration);
+        EXPECT_EQ(c.chips, 1024);
+        EXPECT_EQ(scenarioTopology(s).chipCount() * s.slices, 1024);
+        if (!fastest.count(s.slices)) {
+            fastest[s.slices] = c.timeToTrainS; // best() is in rank order
+            // The search's time is the model's for that scenario, to the bit.
+            const TrainingResult r = simulateTraining(s);
+            EXPECT_EQ(r.timeToTrainS, c.timeToTrainS) << s.slices << " slices";
+            EXPECT_EQ(r.slices, s.slices);
+            EXPECT_EQ(r.dcnSyncS > 0, s.slices > 1);
+        }
+    }
+    ASSERT_TRUE(fastest.count(1) && fastest.count(4));
+    // The same 1024 chips all on the ICI beat four slices that sum over 25 GB/s per host.
+    EXPECT_LT(fastest[1], fastest[4]);
 }
 
 TEST(Search, ResultsDoNotDependOnThreadsOrRanks) {

@@ -315,6 +315,52 @@ private slots:
         QCOMPARE(explorer_->document().scenario().inputCost.decodeS.value_or(0), 0.05);
     }
 
+    // Issue 20: the slices and the DCN bandwidth are rows of the panel, from the settings table;
+    // more slices at the same global batch change the step (less compute per replica, a DCN
+    // stage in the gradient sum), and the DCN bandwidth is the machine's until given.
+    void slicesAndDcnBandwidthFromThePanelReachTheModel() {
+        Scenario s = loadPreset("mlperf07-resnet50-tf2-16").scenario;
+        s.hardware = "tpu-v5e";
+        s.topology = "4x4";
+        s.wrap.reset();
+        explorer_->document().edit(s, "test");
+        QVERIFY(waitForAnalysis());
+        const TrainingResult one = explorer_->analysis()->result;
+        QCOMPARE(one.slices, 1);
+        ControlPanel* panel = explorer_->controls();
+        auto* slices = qobject_cast<QSpinBox*>(panel->control("slices"));
+        auto* dcn = qobject_cast<QDoubleSpinBox*>(panel->control("dcn_bandwidth_GBps"));
+        QVERIFY(slices && dcn);
+        QCOMPARE(slices->text(), QString("1 slice"));
+        QVERIFY(!dcn->isEnabled());   // it matters only across slices
+        QCOMPARE(dcn->value(), 25.0); // the machine file's, shown while unset
+
+        slices->setValue(4);
+        QVERIFY(waitForAnalysis());
+        QCOMPARE(explorer_->document().scenario().slices, 4);
+        const TrainingResult four = explorer_->analysis()->result;
+        QCOMPARE(four.slices, 4);
+        QCOMPARE(four.chips, 4 * one.chips);
+        QCOMPARE(four.replicasPerSlice, static_cast<std::int64_t>(one.plan.replicas));
+        QVERIFY(four.dcnSyncS > 0);
+        QVERIFY2(std::abs(four.stepTimeS - one.stepTimeS) > 0.01 * one.stepTimeS,
+                 qPrintable(QString("%1 s and %2 s").arg(four.stepTimeS).arg(one.stepTimeS)));
+        QVERIFY(dcn->isEnabled());
+        QVERIFY(!explorer_->document().scenario().dcnBandwidthGBps); // still the machine's
+
+        dcn->setValue(12.5);
+        QVERIFY(waitForAnalysis());
+        QCOMPARE(explorer_->document().scenario().dcnBandwidthGBps.value_or(0), 12.5);
+        const TrainingResult slow = explorer_->analysis()->result;
+        // Bandwidth-bound: half the bandwidth, about twice the DCN stage and a longer step.
+        QVERIFY(std::abs(slow.dcnSyncS / four.dcnSyncS - 2) < 0.05);
+        QVERIFY(slow.stepTimeS > four.stepTimeS);
+        explorer_->document().undoStack()->undo();
+        QVERIFY(waitForAnalysis());
+        QVERIFY(!explorer_->document().scenario().dcnBandwidthGBps);
+        QCOMPARE(dcn->value(), 25.0);
+    }
+
     // Issue 15: a configuration the model refuses is explained under the control just edited,
     // in the panel's words, with a value that works; the charts say they show the last valid
     // result until the configuration is valid again.

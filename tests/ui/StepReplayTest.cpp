@@ -4,6 +4,7 @@
 #include "demo/DemoScript.hpp"
 #include "scene/SceneLayout.hpp"
 #include "training/Presets.hpp"
+#include "training/StepPlan.hpp"
 #include "view/StepColoring.hpp"
 #include "view/StepRun.hpp"
 #include "view/TimelineTracks.hpp"
@@ -150,6 +151,47 @@ TEST(StepReplay, ActivityCountsAreTheIntegralOfActivityAt) {
                         1e-3 * timeline.chips)
                 << "bin " << b << " activity "
                 << podscope::toString(static_cast<podscope::ChipActivity>(a));
+        }
+    }
+}
+
+// Issue 20: a multislice step shows its DCN stage on a track of its own, under the ICI's
+// gradient sync, as long as the plan's DCN all-reduce.
+TEST(StepReplay, AMultisliceStepShowsTheDcnStageOnItsOwnTrack) {
+    Scenario s = loadPreset("mlperf07-resnet50-tf2-16").scenario;
+    s.hardware = "tpu-v5e";
+    s.topology = "4x4";
+    s.wrap.reset();
+    s.slices = 4;
+    const auto run = runStep(s, ReplayKind::Step);
+    const double dcnS = buildStepPlan(s).dcn.seconds();
+    ASSERT_GT(dcnS, 0);
+    for (const ChipId chip : {ChipId{0}, ChipId{15}}) {
+        const auto tracks = buildChipTracks(run->timeline, chip);
+        const auto dcn = std::find_if(tracks.begin(), tracks.end(), [](const Track& t) {
+            return t.label == "Across slices (DCN)";
+        });
+        ASSERT_NE(dcn, tracks.end());
+        ASSERT_EQ(dcn->spans.size(), 1u);
+        const TimelineItem& item =
+            run->timeline.items[static_cast<std::size_t>(dcn->spans.front().item)];
+        EXPECT_EQ(item.name, "gradient all-reduce across 4 slices (DCN)");
+        EXPECT_NEAR(dcn->spans.front().endS - dcn->spans.front().startS, dcnS, 1e-9 + 1e-6 * dcnS);
+        const auto ici = std::find_if(tracks.begin(), tracks.end(),
+                                      [](const Track& t) { return t.label == "Gradient sync"; });
+        ASSERT_NE(ici, tracks.end());
+        EXPECT_FALSE(ici->spans.empty());
+        for (const TrackSpan& span : ici->spans) {
+            EXPECT_NE(run->timeline.items[static_cast<std::size_t>(span.item)].group, "dcn");
+        }
+        // After the ICI reduce-scatter of the last bucket it waits for.
+        EXPECT_GE(dcn->spans.front().startS, ici->spans.front().endS);
+    }
+    // One slice: no DCN item, the track empty (the panel leaves it out).
+    const auto tracks = buildChipTracks(resnetStep().timeline, 0);
+    for (const Track& t : tracks) {
+        if (!t.group.empty()) {
+            EXPECT_TRUE(t.spans.empty()) << t.label;
         }
     }
 }

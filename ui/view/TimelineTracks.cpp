@@ -7,23 +7,26 @@ namespace podscope::ui {
 
 std::vector<Track> buildChipTracks(const StepTimeline& timeline, ChipId chip) {
     std::vector<Track> tracks = {
-        {"Input", {podscope::ChipActivity::WaitingForInput}, {}, 1},
-        {"Compute",
-         {podscope::ChipActivity::Forward, podscope::ChipActivity::Backward},
-         {},
-         1},
-        {"Model-parallel", {podscope::ChipActivity::ModelParallel}, {}, 1},
-        {"Batch-norm sums", {podscope::ChipActivity::BatchNormSync}, {}, 1},
-        {"Gradient sync", {podscope::ChipActivity::GradientSync}, {}, 1},
-        {"Optimizer", {podscope::ChipActivity::Optimizer}, {}, 1},
-        {"Evaluation", {podscope::ChipActivity::Evaluating}, {}, 1},
+        {"Input", {podscope::ChipActivity::WaitingForInput}, {}, 1, {}},
+        {"Compute", {podscope::ChipActivity::Forward, podscope::ChipActivity::Backward}, {}, 1, {}},
+        {"Model-parallel", {podscope::ChipActivity::ModelParallel}, {}, 1, {}},
+        {"Batch-norm sums", {podscope::ChipActivity::BatchNormSync}, {}, 1, {}},
+        {"Gradient sync", {podscope::ChipActivity::GradientSync}, {}, 1, {}},
+        // Multislice: the DCN all-reduce across slices, on its own row under the ICI's.
+        {"Across slices (DCN)", {podscope::ChipActivity::GradientSync}, {}, 1, "dcn"},
+        {"Optimizer", {podscope::ChipActivity::Optimizer}, {}, 1, {}},
+        {"Evaluation", {podscope::ChipActivity::Evaluating}, {}, 1, {}},
     };
     for (std::size_t i = 0; i < timeline.items.size(); ++i) {
         const TimelineItem& item = timeline.items[i];
         const ChipSpan& span = item.spanOf(chip);
+        const bool grouped = std::any_of(tracks.begin(), tracks.end(), [&](const Track& track) {
+            return !track.group.empty() && track.group == item.group;
+        });
         for (Track& track : tracks) {
             if (std::find(track.activities.begin(), track.activities.end(), item.activity) !=
-                track.activities.end()) {
+                    track.activities.end() &&
+                (grouped ? track.group == item.group : track.group.empty())) {
                 track.spans.push_back(
                     {static_cast<int>(i), item.activity, span.readyS, span.startS, span.endS, 0});
             }

@@ -86,7 +86,9 @@ public:
         if (!unit.empty()) {
             box()->setSuffix(" " + qt(unit));
         }
-        if (!setting.unset.empty() && !setting.implied) {
+        // Below the range, what unset means: shown while unset when the scenario implies no
+        // value (a machine that states no DCN bandwidth), and a way back to unset.
+        if (!setting.unset.empty()) {
             special_ = lowest - step;
             box()->setMinimum(*special_);
             box()->setSpecialValueText(qt(setting.unset));
@@ -99,8 +101,8 @@ public:
         const json value = setting_.read(s);
         if (!value.is_null()) {
             box()->setValue(value.get<double>() * setting_.panel.scale);
-        } else if (setting_.implied) {
-            box()->setValue(setting_.implied(s).value_or(0) * setting_.panel.scale);
+        } else if (const auto implied = setting_.implied ? setting_.implied(s) : std::nullopt) {
+            box()->setValue(*implied * setting_.panel.scale);
         } else if (special_) {
             box()->setValue(*special_);
         }
@@ -258,6 +260,11 @@ SpinControl::SpinControl(const Setting& setting, QWidget* parent)
     if (!setting.unit.empty()) {
         box()->setSuffix(" " + qt(setting.unit));
     }
+    // A setting whose unset value is its lowest (one slice) says so there: "1 slice".
+    if (setting.implied && !setting.unset.empty() &&
+        setting.implied(Scenario{}) == std::optional<double>(setting.lowest)) {
+        box()->setSpecialValueText(qt(setting.unset));
+    }
     connect(box(), &QSpinBox::valueChanged, this, &SettingControl::edited);
 }
 
@@ -279,6 +286,8 @@ void SpinControl::show(const Scenario& s) {
         box()->setValue(value.get<int>());
     } else if (implied_) {
         box()->setValue(*implied_);
+    } else if (const auto implied = setting_.implied ? setting_.implied(s) : std::nullopt) {
+        box()->setValue(static_cast<int>(*implied));
     }
 }
 
