@@ -30,8 +30,8 @@ CLI::App* addSimulateCommand(CLI::App& app, SimulateOptions& o) {
 
 namespace {
 
-void printText(const Scenario& s, const TrainingResult& r, const std::vector<WhatIf>& ifs,
-               std::ostream& out) {
+void printText(const Scenario& s, const StepPlan& plan, const TrainingResult& r,
+               const std::vector<WhatIf>& ifs, std::ostream& out) {
     const auto& b = r.breakdown;
     const Workload& workload = cachedWorkload(s.workload);
     out << "Workload    " << s.workload << " (" << s.framework << "), global batch "
@@ -72,7 +72,7 @@ void printText(const Scenario& s, const TrainingResult& r, const std::vector<Wha
             << formatCount(r.chips / r.slices, "chip") << " (" << r.chips << " in all), "
             << formatCount(r.replicasPerSlice, "replica") << " per slice ("
             << r.replicasPerSlice * r.slices << " in all)\n"
-            << dcnStageText(s, buildStepPlan(s).dcn);
+            << dcnStageText(s, plan.dcn);
     }
     if (r.evalDecode.beamWidth > 0) {
         out << "  (each evaluation decodes by beam search on the device: "
@@ -138,7 +138,8 @@ void runSimulateCommand(const SimulateOptions& o, std::ostream& out) {
     if (o.saveConfig) {
         checkOutputFile(*o.saveConfig, "save-config");
     }
-    const TrainingResult r = simulateTraining(s);
+    const StepPlan plan = buildStepPlan(s); // one plan: the result and the DCN lines read it
+    const TrainingResult r = evaluateStepPlan(plan, s);
     const auto ifs = whatIfs(s);
     if (o.saveConfig) {
         saveScenarioFile(*o.saveConfig, s);
@@ -146,7 +147,7 @@ void runSimulateCommand(const SimulateOptions& o, std::ostream& out) {
     if (o.json) {
         out << api::simulateJson(s, r, ifs).dump(2) << "\n"; // as the API's simulate()
     } else {
-        printText(s, r, ifs, out);
+        printText(s, plan, r, ifs, out);
     }
 }
 
