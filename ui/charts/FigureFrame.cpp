@@ -9,7 +9,9 @@
 #include <QCategoryAxis>
 #include <QChart>
 #include <QFontMetricsF>
+#include <QScatterSeries>
 #include <QStringList>
+#include <QXYSeries>
 #include <algorithm>
 #include <cmath>
 
@@ -36,6 +38,24 @@ QStringList escaped(QStringList lines) {
         line = line.toHtmlEscaped();
     }
     return lines;
+}
+
+// Room a marker at the end of `axis` needs inside the plot: half the largest marker drawn on
+// it (scatter series, lines with their points shown) with its outline, and a pixel.
+qreal markerRoom(const QChart& chart, const QAbstractAxis* axis) {
+    qreal room = 0;
+    for (QAbstractSeries* series : chart.series()) {
+        auto* xy = qobject_cast<QXYSeries*>(series);
+        if (!xy || !xy->isVisible() || xy->count() == 0 ||
+            !xy->attachedAxes().contains(const_cast<QAbstractAxis*>(axis))) {
+            continue;
+        }
+        if (!qobject_cast<QScatterSeries*>(xy) && !xy->pointsVisible()) {
+            continue;
+        }
+        room = std::max(room, xy->markerSize() / 2 + xy->pen().widthF() / 2 + 1);
+    }
+    return room;
 }
 
 } // namespace
@@ -114,6 +134,14 @@ void FigureFrame::fitToSize() {
         QFontMetricsF(titleFont).horizontalAdvance(title_.left(colon)) <= room) {
         title = title_.left(colon);
     }
+    // Likewise its subtitle "a, b, c" keeps the clauses that fit one line.
+    QString subtitle = subtitle_;
+    if (textScale_ < 1) {
+        while (wrapWords(subtitle, subtitleFont, room).size() > 1 &&
+               subtitle.lastIndexOf(QStringLiteral(", ")) > 0) {
+            subtitle.truncate(subtitle.lastIndexOf(QStringLiteral(", ")));
+        }
+    }
     const QString separator = QString::fromUtf8("  \xC2\xB7  ");
     const QString subtitleSpan =
         QString("<span style=\"font-size:%1px; font-weight:normal\">%2</span>")
@@ -122,15 +150,15 @@ void FigureFrame::fitToSize() {
     // A short chart (the app's chart dock) keeps its plot tall enough by putting the subtitle
     // beside the title when the line has room for both.
     const bool oneLine =
-        (size.height() < kShortChart || textScale_ < 1) && !subtitle_.isEmpty() &&
+        (size.height() < kShortChart || textScale_ < 1) && !subtitle.isEmpty() &&
         QFontMetricsF(titleFont).horizontalAdvance(title) +
-                QFontMetricsF(subtitleFont).horizontalAdvance(separator + subtitle_) <=
+                QFontMetricsF(subtitleFont).horizontalAdvance(separator + subtitle) <=
             room;
     if (oneLine) {
-        html += title.toHtmlEscaped() + subtitleSpan.arg((separator + subtitle_).toHtmlEscaped());
+        html += title.toHtmlEscaped() + subtitleSpan.arg((separator + subtitle).toHtmlEscaped());
     } else {
         html += escaped(wrapWords(title, titleFont, room)).join("<br>");
-        const QStringList subtitleLines = wrapWords(subtitle_, subtitleFont, room);
+        const QStringList subtitleLines = wrapWords(subtitle, subtitleFont, room);
         if (!subtitleLines.isEmpty()) {
             html += "<br>" + subtitleSpan.arg(escaped(subtitleLines).join("<br>"));
         }
@@ -147,7 +175,14 @@ void FigureFrame::fitToSize() {
     // column beside the plot leaves it most of the width.
     QMargins margins = kMargins;
     legendBeside_ = false;
+    // A small figure whose legend rows would take much of its height names the series
+    // shortly (the caption says the rest).
+    legend_->setCompact(false);
     qreal below = legend_->entries().empty() ? 0 : legend_->layOut(width);
+    if (textScale_ < 1 && below > kMostLegendBelow * size.height() && legend_->hasShortLabels()) {
+        legend_->setCompact(true);
+        below = legend_->layOut(width);
+    }
     // A wide strip (the chart dock) gains more height from a column than it loses width.
     const bool strip = size.width() >= kStripAspect * size.height();
     if (below > kMostLegendBelow * size.height() || (below > 0 && strip)) {
@@ -191,6 +226,7 @@ void FigureFrame::fitAxes() {
     fitting_ = true;
     const QRectF plot = chart_->plotArea();
     for (const auto& [axis, orientation] : axes_) {
+        axis->setEndMargin(markerRoom(*chart_, axis->axis()));
         axis->fit(orientation == Qt::Horizontal ? plot.width() : plot.height());
     }
     fitting_ = false;

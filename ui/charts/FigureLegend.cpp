@@ -19,6 +19,11 @@ namespace {
 
 // Rows a little more than a line apart.
 constexpr qreal kRowSpacing = 1.2;
+constexpr const char* kShortName = "podscopeShortLegendName";
+
+QString shortNameOf(const QObject& object) {
+    return object.property(kShortName).toString();
+}
 
 bool anyNonZero(const QBarSet& set) {
     for (int i = 0; i < set.count(); ++i) {
@@ -44,8 +49,8 @@ std::vector<LegendEntry> FigureLegend::entriesOf(const QChart& chart) {
         if (auto* bars = qobject_cast<QAbstractBarSeries*>(series)) {
             for (QBarSet* set : bars->barSets()) {
                 if (!set->label().isEmpty() && anyNonZero(*set)) {
-                    entries.push_back(
-                        {set->label(), LegendEntry::Symbol::Box, set->pen(), set->brush(), {}, 0});
+                    entries.push_back({set->label(), shortNameOf(*set), LegendEntry::Symbol::Box,
+                                       set->pen(), set->brush(), {}, 0});
                 }
             }
             continue;
@@ -55,24 +60,48 @@ std::vector<LegendEntry> FigureLegend::entriesOf(const QChart& chart) {
         }
         if (auto* scatter = qobject_cast<QScatterSeries*>(series)) {
             if (scatter->count() > 0) {
-                entries.push_back({scatter->name(), LegendEntry::Symbol::Marker, scatter->pen(),
+                entries.push_back({scatter->name(), shortNameOf(*scatter),
+                                   LegendEntry::Symbol::Marker, scatter->pen(),
                                    scatter->brush(), scatter->markerShape(),
                                    scatter->markerSize()});
             }
         } else if (auto* line = qobject_cast<QLineSeries*>(series)) {
             if (line->count() > 0) {
-                entries.push_back({line->name(),
+                entries.push_back({line->name(), shortNameOf(*line),
                                    line->pointsVisible() ? LegendEntry::Symbol::LineAndMarker
                                                          : LegendEntry::Symbol::Line,
                                    line->pen(), QBrush(line->pen().color()),
                                    QScatterSeries::MarkerShapeCircle, line->markerSize()});
             }
         } else if (auto* area = qobject_cast<QAreaSeries*>(series)) {
-            entries.push_back(
-                {area->name(), LegendEntry::Symbol::Box, area->pen(), area->brush(), {}, 0});
+            entries.push_back({area->name(), shortNameOf(*area), LegendEntry::Symbol::Box,
+                               area->pen(), area->brush(), {}, 0});
         }
     }
     return entries;
+}
+
+void FigureLegend::setShortLegendName(QObject* seriesOrSet, const QString& name) {
+    seriesOrSet->setProperty(kShortName, name);
+}
+
+void FigureLegend::setCompact(bool compact) {
+    if (compact != compact_) {
+        prepareGeometryChange();
+        compact_ = compact;
+        positions_.clear();
+        update();
+    }
+}
+
+bool FigureLegend::hasShortLabels() const {
+    return std::ranges::any_of(entries_, [](const LegendEntry& e) {
+        return !e.shortLabel.isEmpty() && e.shortLabel != e.label;
+    });
+}
+
+const QString& FigureLegend::labelOf(const LegendEntry& entry) const {
+    return compact_ && !entry.shortLabel.isEmpty() ? entry.shortLabel : entry.label;
 }
 
 void FigureLegend::setEntries(std::vector<LegendEntry> entries) {
@@ -109,7 +138,7 @@ qreal FigureLegend::entryWidth(const LegendEntry& entry) const {
     const QFontMetricsF metrics(font_);
     const qreal symbol = metrics.height() * 2;
     return symbol + metrics.horizontalAdvance(QStringLiteral(" ")) +
-           metrics.horizontalAdvance(entry.label);
+           metrics.horizontalAdvance(labelOf(entry));
 }
 
 qreal FigureLegend::layOut(qreal width) {
@@ -243,7 +272,7 @@ void FigureLegend::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWi
         painter->setPen(toColor(palette::kText));
         painter->drawText(QPointF(at.x() + symbolWidth + metrics.horizontalAdvance(' '),
                                   at.y() + metrics.ascent()),
-                          entries_[i].label);
+                          labelOf(entries_[i]));
     }
     painter->restore();
 }
