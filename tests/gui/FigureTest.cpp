@@ -326,11 +326,12 @@ void expectMarkersWhole(QChartView& view, const QString& what) {
     const QRectF plot = chart->plotArea().adjusted(-0.5, -0.5, 0.5, 0.5);
     for (QAbstractSeries* series : chart->series()) {
         auto* xy = qobject_cast<QXYSeries*>(series);
-        if (!xy || !xy->isVisible() ||
-            (!qobject_cast<QScatterSeries*>(xy) && !xy->pointsVisible())) {
+        const bool scatter = qobject_cast<QScatterSeries*>(series) != nullptr;
+        if (!xy || !xy->isVisible() || (!scatter && !xy->pointsVisible())) {
             continue;
         }
-        const qreal r = xy->markerSize() / 2;
+        // A scatter marker is markerSize wide; Qt draws a line's points with that radius.
+        const qreal r = scatter ? xy->markerSize() / 2 : xy->markerSize();
         for (const QPointF& p : xy->points()) {
             const QPointF at = chart->mapToPosition(p, xy);
             const QRectF marker(at - QPointF(r, r), QSizeF(2 * r, 2 * r));
@@ -658,7 +659,14 @@ private slots:
                                          .arg(size.dpi);
                 RooflineChart chart;
                 chart.setAnalysis(analysis);
-                QVERIFY(!render(chart, size.pixels, size.dpi).isNull());
+                const QImage image = render(chart, size.pixels, size.dpi);
+                QVERIFY(!image.isNull());
+                if (const QString dump = qEnvironmentVariable("PODSCOPE_FIGURE_DUMP");
+                    !dump.isEmpty()) {
+                    QString file = what;
+                    file.replace(QRegularExpression("[^A-Za-z0-9]+"), "-");
+                    image.save(QDir(dump).filePath(file + ".png"));
+                }
                 QVERIFY2(labelsEveryDecade(chart.intensityAxis()),
                          qPrintable(what + ": intensity skips a decade"));
                 QVERIFY2(labelsEveryDecade(chart.flopsAxis()),

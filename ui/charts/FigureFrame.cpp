@@ -31,6 +31,7 @@ constexpr qreal kMostLegendBelow = 0.16;
 constexpr qreal kMostLegendBeside = 0.34;
 constexpr qreal kMostLegendBesideHeight = 0.8;
 constexpr int kLegendGap = 10;
+constexpr qreal kLegendSide = 4;
 constexpr qreal kStripAspect = 3;
 
 QStringList escaped(QStringList lines) {
@@ -40,8 +41,8 @@ QStringList escaped(QStringList lines) {
     return lines;
 }
 
-// Room a marker at the end of `axis` needs inside the plot: half the largest marker drawn on
-// it (scatter series, lines with their points shown) with its outline, and a pixel.
+// Room a marker at the end of `axis` needs inside the plot: the radius of the largest marker
+// drawn on it (scatter series, lines with their points shown) with its outline, and a pixel.
 qreal markerRoom(const QChart& chart, const QAbstractAxis* axis) {
     qreal room = 0;
     for (QAbstractSeries* series : chart.series()) {
@@ -50,10 +51,13 @@ qreal markerRoom(const QChart& chart, const QAbstractAxis* axis) {
             !xy->attachedAxes().contains(const_cast<QAbstractAxis*>(axis))) {
             continue;
         }
-        if (!qobject_cast<QScatterSeries*>(xy) && !xy->pointsVisible()) {
+        const bool scatter = qobject_cast<QScatterSeries*>(xy) != nullptr;
+        if (!scatter && !xy->pointsVisible()) {
             continue;
         }
-        room = std::max(room, xy->markerSize() / 2 + xy->pen().widthF() / 2 + 1);
+        // A scatter marker's size is its width; a line draws its points with that radius.
+        const qreal radius = scatter ? xy->markerSize() / 2 : xy->markerSize();
+        room = std::max(room, radius + xy->pen().widthF() / 2 + 1);
     }
     return room;
 }
@@ -123,9 +127,45 @@ void FigureFrame::fitToSize() {
     }
     textScale_ = figureTextScale(size);
     applyTextScale();
+
+    // The legend first: rows under the plot, unless they would take much of a short figure's
+    // height; then, on a small figure, its short names in rows (the caption says the rest);
+    // then one column beside the plot if it leaves the plot most of the width; else rows all
+    // the same. A wide strip (the chart dock) gains more height from a column than it loses
+    // width.
+    QMargins margins = kMargins;
+    legendBeside_ = false;
+    legend_->setCompact(false);
+    const qreal most = kMostLegendBelow * size.height();
+    const bool strip = size.width() >= kStripAspect * size.height();
+    // Rows span the figure but for a few pixels each side (the axes' margins are not theirs).
+    const qreal rowWidth = size.width() - 2 * kLegendSide;
+    qreal below = legend_->entries().empty() ? 0 : legend_->layOut(rowWidth);
+    if (textScale_ < 1 && (below > most || strip) && legend_->hasShortLabels()) {
+        legend_->setCompact(true);
+        below = legend_->layOut(rowWidth);
+    }
+    qreal besideWidth = 0;
+    if (below > most || (below > 0 && strip)) {
+        const QSizeF column = legend_->layOutColumn();
+        if (column.width() <= kMostLegendBeside * width &&
+            column.height() <= kMostLegendBesideHeight * size.height()) {
+            legendBeside_ = true;
+            besideWidth = std::ceil(column.width()) + kLegendGap;
+            margins.setRight(kMargins.right() + static_cast<int>(besideWidth));
+            below = 0;
+        } else {
+            below = legend_->layOut(rowWidth);
+        }
+    }
+    if (below > 0) {
+        margins.setBottom(kMargins.bottom() + static_cast<int>(std::ceil(below)) + 4);
+    }
+
+    // The title spans the chart less its margins: beside a legend column, that much less.
     const QFont titleFont = font(FigureFont::Title);
     const QFont subtitleFont = font(FigureFont::Subtitle);
-    const qreal room = width - kTitleSlack;
+    const qreal room = width - besideWidth - kTitleSlack;
     // A small figure keeps the topic of a "Topic: what against what" title on one line rather
     // than the whole title on two (the caption says the rest).
     QString title = title_;
@@ -171,35 +211,6 @@ void FigureFrame::fitToSize() {
     if (chart_->title() != html) {
         chart_->setTitle(html);
     }
-    // Rows under the plot, unless they would take much of a short figure's height and one
-    // column beside the plot leaves it most of the width.
-    QMargins margins = kMargins;
-    legendBeside_ = false;
-    // A small figure whose legend rows would take much of its height names the series
-    // shortly (the caption says the rest).
-    legend_->setCompact(false);
-    qreal below = legend_->entries().empty() ? 0 : legend_->layOut(width);
-    if (textScale_ < 1 && below > kMostLegendBelow * size.height() && legend_->hasShortLabels()) {
-        legend_->setCompact(true);
-        below = legend_->layOut(width);
-    }
-    // A wide strip (the chart dock) gains more height from a column than it loses width.
-    const bool strip = size.width() >= kStripAspect * size.height();
-    if (below > kMostLegendBelow * size.height() || (below > 0 && strip)) {
-        const QSizeF column = legend_->layOutColumn();
-        if (column.width() <= kMostLegendBeside * width &&
-            column.height() <= kMostLegendBesideHeight * size.height()) {
-            legendBeside_ = true;
-            margins.setRight(kMargins.right() + static_cast<int>(std::ceil(column.width())) +
-                             kLegendGap);
-            below = 0;
-        } else {
-            below = legend_->layOut(width);
-        }
-    }
-    if (below > 0) {
-        margins.setBottom(kMargins.bottom() + static_cast<int>(std::ceil(below)) + 4);
-    }
     if (chart_->margins() != margins) {
         chart_->setMargins(margins);
     }
@@ -207,7 +218,7 @@ void FigureFrame::fitToSize() {
     if (legendBeside_) {
         placeLegendBeside();
     } else {
-        legend_->setPos(kMargins.left(), size.height() - kMargins.bottom() - below);
+        legend_->setPos(kLegendSide, size.height() - kMargins.bottom() - below);
     }
 }
 

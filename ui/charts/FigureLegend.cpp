@@ -134,10 +134,14 @@ QSizeF FigureLegend::layOutColumn() {
     return size_;
 }
 
+qreal FigureLegend::symbolWidth() const {
+    // A compact legend's line samples are shorter, still long enough for a dash to show.
+    return QFontMetricsF(font_).height() * (compact_ ? 1.6 : 2);
+}
+
 qreal FigureLegend::entryWidth(const LegendEntry& entry) const {
     const QFontMetricsF metrics(font_);
-    const qreal symbol = metrics.height() * 2;
-    return symbol + metrics.horizontalAdvance(QStringLiteral(" ")) +
+    return symbolWidth() + metrics.horizontalAdvance(QStringLiteral(" ")) +
            metrics.horizontalAdvance(labelOf(entry));
 }
 
@@ -145,7 +149,7 @@ qreal FigureLegend::layOut(qreal width) {
     prepareGeometryChange();
     positions_.assign(entries_.size(), QPointF());
     const QFontMetricsF metrics(font_);
-    const qreal spacing = metrics.horizontalAdvance(QStringLiteral("M")) * 1.5;
+    const qreal spacing = metrics.horizontalAdvance(QStringLiteral("M")) * (compact_ ? 0.8 : 1.5);
     const qreal rowHeight = metrics.height() * kRowSpacing;
     // Greedy rows, then each row centred in the width.
     std::vector<std::pair<std::size_t, std::size_t>> rows; // [first, last)
@@ -265,12 +269,12 @@ void FigureLegend::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWi
     painter->save();
     painter->setRenderHint(QPainter::Antialiasing);
     painter->setFont(font_);
-    const qreal symbolWidth = metrics.height() * 2;
+    const qreal symbol = symbolWidth();
     for (std::size_t i = 0; i < entries_.size(); ++i) {
         const QPointF at = positions_[i];
-        paintSymbol(*painter, entries_[i], QRectF(at.x(), at.y(), symbolWidth, metrics.height()));
+        paintSymbol(*painter, entries_[i], QRectF(at.x(), at.y(), symbol, metrics.height()));
         painter->setPen(toColor(palette::kText));
-        painter->drawText(QPointF(at.x() + symbolWidth + metrics.horizontalAdvance(' '),
+        painter->drawText(QPointF(at.x() + symbol + metrics.horizontalAdvance(' '),
                                   at.y() + metrics.ascent()),
                           labelOf(entries_[i]));
     }

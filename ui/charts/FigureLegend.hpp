@@ -59,6 +59,7 @@ public:
 
 private:
     qreal entryWidth(const LegendEntry& entry) const;
+    qreal symbolWidth() const;
     void paintSymbol(QPainter& painter, const LegendEntry& entry, QRectF box) const;
 
     std::vector<LegendEntry> entries_;
