@@ -485,6 +485,12 @@ private:
                  c->setAnalysis(analysis_);
                  return std::unique_ptr<QChartView>(std::move(c));
              }},
+            {"roofline (fixed: ResNet-like layers)",
+             [] {
+                 auto c = std::make_unique<RooflineChart>();
+                 c->setFigure(fixedRoofline());
+                 return std::unique_ptr<QChartView>(std::move(c));
+             }},
             {"pareto (fixed, a row ringed)",
              [] {
                  auto c = std::make_unique<ParetoChart>();

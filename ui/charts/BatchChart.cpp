@@ -117,6 +117,12 @@ BatchChart::BatchChart(QWidget* parent)
     }
     epochs_->attachAxis(batch_->axis());
     epochs_->attachAxis(epochsAxis_->axis());
+    // Regions and the critical batch run past the plot's edges; cut there for every format.
+    for (QAreaSeries* area : {extrapolatedBelow_, extrapolatedAbove_, hbm_}) {
+        frame_->keepInPlot(area->upperSeries(), batch_, timeAxis_, true);
+        frame_->keepInPlot(area->lowerSeries(), batch_, timeAxis_, true);
+    }
+    frame_->keepInPlot(critical_, batch_, timeAxis_, false);
     setChart(chart);
     styleChartView(this);
     showValuesOnHover(time_, this, *batch_, tr("examples per step"), *timeAxis_, tr("s to train"));

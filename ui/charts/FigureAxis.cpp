@@ -69,9 +69,10 @@ void FigureAxis::fitTitle(double lengthPx) {
     QStringList lines;
     const int smallest = std::min(kSmallestTitlePixels, font.pixelSize());
     // A horizontal title of two lines makes Qt squeeze a short figure's axes (it gives them
-    // at most 40 % of the height) and elide the title: a small figure's horizontal title
-    // shrinks a little to stay on one line first.
-    const bool shrinkFirst = orientation_ == Qt::Horizontal && textScale_ < 1;
+    // at most 40 % of the height) and elide the title, and Qt may elide a vertical one of two
+    // lines beside a short plot: a small figure's axis title shrinks a little to stay on one
+    // line first.
+    const bool shrinkFirst = textScale_ < 1;
     const int smallestOneLine = std::max(1, font.pixelSize() - 2);
     for (int pixels = font.pixelSize(); shrinkFirst && pixels >= smallestOneLine; --pixels) {
         QFont smaller = font;

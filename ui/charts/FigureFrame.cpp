@@ -14,6 +14,7 @@
 #include <QXYSeries>
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace podscope::ui {
 namespace {
@@ -62,6 +63,56 @@ qreal markerRoom(const QChart& chart, const QAbstractAxis* axis) {
     return room;
 }
 
+// The part of the segment a-b inside `r` (Liang and Barsky), or nothing.
+std::optional<std::pair<QPointF, QPointF>> clipSegment(QPointF a, QPointF b, const QRectF& r) {
+    double t0 = 0, t1 = 1;
+    const double dx = b.x() - a.x(), dy = b.y() - a.y();
+    const double p[] = {-dx, dx, -dy, dy};
+    const double q[] = {a.x() - r.left(), r.right() - a.x(), a.y() - r.top(), r.bottom() - a.y()};
+    for (int i = 0; i < 4; ++i) {
+        if (p[i] == 0) {
+            if (q[i] < 0) {
+                return std::nullopt;
+            }
+            continue;
+        }
+        const double t = q[i] / p[i];
+        if (p[i] < 0) {
+            t0 = std::max(t0, t);
+        } else {
+            t1 = std::min(t1, t);
+        }
+        if (t0 > t1) {
+            return std::nullopt;
+        }
+    }
+    return std::make_pair(QPointF(a.x() + t0 * dx, a.y() + t0 * dy),
+                          QPointF(a.x() + t1 * dx, a.y() + t1 * dy));
+}
+
+// The polyline cut to `r` (for a line that crosses the rectangle once: a roof, a marker line).
+QList<QPointF> clipPolyline(const QList<QPointF>& points, const QRectF& r) {
+    if (points.size() < 2) {
+        QList<QPointF> inside;
+        for (const QPointF& p : points) {
+            if (r.contains(p)) {
+                inside.append(p);
+            }
+        }
+        return inside;
+    }
+    QList<QPointF> out;
+    for (qsizetype i = 1; i < points.size(); ++i) {
+        if (const auto part = clipSegment(points[i - 1], points[i], r)) {
+            if (out.isEmpty() || out.back() != part->first) {
+                out.append(part->first);
+            }
+            out.append(part->second);
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 FigureFrame::FigureFrame(QChart* chart)
@@ -85,6 +136,50 @@ void FigureFrame::addAxis(FigureAxis* axis, Qt::Alignment alignment) {
     chart_->addAxis(axis->axis(), alignment);
     axes_.push_back(
         {axis, alignment & (Qt::AlignLeft | Qt::AlignRight) ? Qt::Vertical : Qt::Horizontal});
+}
+
+void FigureFrame::keepInPlot(QXYSeries* series, FigureAxis* x, FigureAxis* y, bool clamp) {
+    kept_.push_back({series, x, y, clamp, series->points()});
+    auto remember = [this, series] {
+        if (clipping_) {
+            return;
+        }
+        for (Kept& k : kept_) {
+            if (k.series == series) {
+                k.whole = series->points();
+            }
+        }
+    };
+    connect(series, &QXYSeries::pointsReplaced, this, remember);
+    connect(series, &QXYSeries::pointsRemoved, this, remember);
+    connect(series, &QXYSeries::pointRemoved, this, remember);
+    connect(series, &QXYSeries::pointAdded, this, remember);
+}
+
+void FigureFrame::clipKeptSeries() {
+    clipping_ = true;
+    for (const Kept& k : kept_) {
+        const AxisTicks& xt = k.x->ticks();
+        const AxisTicks& yt = k.y->ticks();
+        if (xt.ticks.empty() || yt.ticks.empty()) {
+            continue; // not fitted yet
+        }
+        const QRectF range(QPointF(k.x->toAxis(xt.low), k.y->toAxis(yt.low)),
+                           QPointF(k.x->toAxis(xt.high), k.y->toAxis(yt.high)));
+        QList<QPointF> points;
+        if (k.clamp) {
+            for (const QPointF& p : k.whole) {
+                points.append({std::clamp(p.x(), range.left(), range.right()),
+                               std::clamp(p.y(), range.top(), range.bottom())});
+            }
+        } else {
+            points = clipPolyline(k.whole, range);
+        }
+        if (points != k.series->points()) {
+            k.series->replace(points);
+        }
+    }
+    clipping_ = false;
 }
 
 void FigureFrame::refresh() {
@@ -174,9 +269,11 @@ void FigureFrame::fitToSize() {
         QFontMetricsF(titleFont).horizontalAdvance(title_.left(colon)) <= room) {
         title = title_.left(colon);
     }
-    // Likewise its subtitle "a, b, c" keeps the clauses that fit one line.
+    // Likewise a subtitle that lists what the figure shows, "a, b, c", keeps the clauses that
+    // fit one line; one that states values ("mean per dimension: X 6.0 %, Y 94.0 %") is kept
+    // whole.
     QString subtitle = subtitle_;
-    if (textScale_ < 1) {
+    if (textScale_ < 1 && !subtitle.contains(':') && !subtitle.contains(';')) {
         while (wrapWords(subtitle, subtitleFont, room).size() > 1 &&
                subtitle.lastIndexOf(QStringLiteral(", ")) > 0) {
             subtitle.truncate(subtitle.lastIndexOf(QStringLiteral(", ")));
@@ -240,6 +337,7 @@ void FigureFrame::fitAxes() {
         axis->setEndMargin(markerRoom(*chart_, axis->axis()));
         axis->fit(orientation == Qt::Horizontal ? plot.width() : plot.height());
     }
+    clipKeptSeries();
     fitting_ = false;
     if (legendBeside_) {
         placeLegendBeside();

@@ -111,6 +111,9 @@ RooflineChart::RooflineChart(QWidget* parent)
         series->attachAxis(intensity_->axis());
         series->attachAxis(flops_->axis());
     }
+    // The roofs run a decade past the data; cut at the plot's edges for every format.
+    frame_->keepInPlot(roof_, intensity_, flops_, false);
+    frame_->keepInPlot(peak_, intensity_, flops_, false);
     setChart(chart);
     styleChartView(this);
     setFigure({});
