@@ -82,7 +82,9 @@ void FigureAxis::fitTitle(double lengthPx) {
             break;
         }
     }
-    for (int pixels = font.pixelSize(); pixels >= smallest; --pixels) {
+    // (A title that shrank onto one line may already be below `smallest`: it is tried as is.)
+    for (int pixels = font.pixelSize(); pixels >= std::min(smallest, font.pixelSize());
+         --pixels) {
         font.setPixelSize(pixels);
         lines = wrapWords(title_, font, room);
         // Only a word wider than the axis makes a line wider than it.
