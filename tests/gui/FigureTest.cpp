@@ -579,9 +579,9 @@ private slots:
         };
         for (const auto& [preset, analysis, run] :
              {Model{"bert", &analysis_, run_.get()}, Model{"resnet50", &resnet, resnetRun.get()}}) {
-            for (const ChartKind kind : {ChartKind::Scaling, ChartKind::Breakdown,
-                                         ChartKind::Batch, ChartKind::Links, ChartKind::Layers,
-                                         ChartKind::Roofline}) {
+            for (const ChartKind kind :
+                 {ChartKind::Scaling, ChartKind::Breakdown, ChartKind::Batch, ChartKind::Links,
+                  ChartKind::Layers, ChartKind::Roofline}) {
                 for (const ExportSize& size :
                      {ExportSize{{1050, 700}, 300}, ExportSize{{2100, 1400}, 300}}) {
                     for (const ExportFormat format :

@@ -83,8 +83,7 @@ void FigureAxis::fitTitle(double lengthPx) {
         }
     }
     // (A title that shrank onto one line may already be below `smallest`: it is tried as is.)
-    for (int pixels = font.pixelSize(); pixels >= std::min(smallest, font.pixelSize());
-         --pixels) {
+    for (int pixels = font.pixelSize(); pixels >= std::min(smallest, font.pixelSize()); --pixels) {
         font.setPixelSize(pixels);
         lines = wrapWords(title_, font, room);
         // Only a word wider than the axis makes a line wider than it.
@@ -163,7 +162,8 @@ std::vector<AxisTicks> FigureAxis::choices(double lengthPx) const {
         // logTickChoices widens the data by a fixed fraction of a decade (or octave) each side;
         // the markers may need more: `margin` pixels of lengthPx over the whole range, that is
         // margin * span / (lengthPx - 2 margin) decades each side of the data's span.
-        const double span = std::log10(std::max(high_, 1e-300)) - std::log10(std::max(low_, 1e-300));
+        const double span =
+            std::log10(std::max(high_, 1e-300)) - std::log10(std::max(low_, 1e-300));
         const double fixed = base == 2 ? 0.25 * std::log10(2.0) : 0.1;
         const double needed = margin > 0 ? margin * span / (lengthPx - 2 * margin) : 0;
         const double widen = std::pow(10.0, std::max(0.0, needed - fixed));
@@ -182,8 +182,8 @@ std::vector<AxisTicks> FigureAxis::choices(double lengthPx) const {
     };
     double pad = 0;
     for (int attempt = 0; attempt < 8; ++attempt) {
-        std::vector<AxisTicks> all = linearTickChoices(low_ - (low_ < 0 ? pad : 0), high_ + pad,
-                                                       true, numbers_);
+        std::vector<AxisTicks> all =
+            linearTickChoices(low_ - (low_ < 0 ? pad : 0), high_ + pad, true, numbers_);
         std::vector<AxisTicks> kept;
         std::ranges::copy_if(all, std::back_inserter(kept), leavesRoom);
         if (!kept.empty() || margin <= 0) {
@@ -227,10 +227,10 @@ bool FigureAxis::fit(double lengthPx) {
         for (std::size_t i = 1; i < chosen.ticks.size(); ++i) {
             const double distance = std::abs(position(chosen, chosen.ticks[i].value) -
                                              position(chosen, chosen.ticks[i - 1].value));
-            *fits = *fits && distance >= (extent(chosen.ticks[i].label) +
-                                          extent(chosen.ticks[i - 1].label)) /
-                                                 2 +
-                                             gap;
+            *fits =
+                *fits &&
+                distance >=
+                    (extent(chosen.ticks[i].label) + extent(chosen.ticks[i - 1].label)) / 2 + gap;
         }
         return chosen;
     };

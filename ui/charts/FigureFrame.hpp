@@ -25,8 +25,8 @@ class FigureLegend;
 // lines shows the topic alone, and a subtitle listing "a, b, c" the clauses that fit one line;
 // its legend shows the series' short names (FigureLegend::setShortLegendName) where the full
 // ones would take too many rows. Each axis keeps the data's end markers whole inside the plot
-// (FigureAxis::setEndMargin from the series' markers). A chart makes one, registers its FigureAxes, and calls refresh()
-// after changing its series.
+// (FigureAxis::setEndMargin from the series' markers). A chart makes one, registers its FigureAxes,
+// and calls refresh() after changing its series.
 class FigureFrame : public QObject {
     Q_OBJECT
 public:

@@ -49,8 +49,13 @@ std::vector<LegendEntry> FigureLegend::entriesOf(const QChart& chart) {
         if (auto* bars = qobject_cast<QAbstractBarSeries*>(series)) {
             for (QBarSet* set : bars->barSets()) {
                 if (!set->label().isEmpty() && anyNonZero(*set)) {
-                    entries.push_back({set->label(), shortNameOf(*set), LegendEntry::Symbol::Box,
-                                       set->pen(), set->brush(), {}, 0});
+                    entries.push_back({set->label(),
+                                       shortNameOf(*set),
+                                       LegendEntry::Symbol::Box,
+                                       set->pen(),
+                                       set->brush(),
+                                       {},
+                                       0});
                 }
             }
             continue;
@@ -61,9 +66,8 @@ std::vector<LegendEntry> FigureLegend::entriesOf(const QChart& chart) {
         if (auto* scatter = qobject_cast<QScatterSeries*>(series)) {
             if (scatter->count() > 0) {
                 entries.push_back({scatter->name(), shortNameOf(*scatter),
-                                   LegendEntry::Symbol::Marker, scatter->pen(),
-                                   scatter->brush(), scatter->markerShape(),
-                                   scatter->markerSize()});
+                                   LegendEntry::Symbol::Marker, scatter->pen(), scatter->brush(),
+                                   scatter->markerShape(), scatter->markerSize()});
             }
         } else if (auto* line = qobject_cast<QLineSeries*>(series)) {
             if (line->count() > 0) {
@@ -74,8 +78,13 @@ std::vector<LegendEntry> FigureLegend::entriesOf(const QChart& chart) {
                                    QScatterSeries::MarkerShapeCircle, line->markerSize()});
             }
         } else if (auto* area = qobject_cast<QAreaSeries*>(series)) {
-            entries.push_back({area->name(), shortNameOf(*area), LegendEntry::Symbol::Box,
-                               area->pen(), area->brush(), {}, 0});
+            entries.push_back({area->name(),
+                               shortNameOf(*area),
+                               LegendEntry::Symbol::Box,
+                               area->pen(),
+                               area->brush(),
+                               {},
+                               0});
         }
     }
     return entries;
@@ -274,9 +283,9 @@ void FigureLegend::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWi
         const QPointF at = positions_[i];
         paintSymbol(*painter, entries_[i], QRectF(at.x(), at.y(), symbol, metrics.height()));
         painter->setPen(toColor(palette::kText));
-        painter->drawText(QPointF(at.x() + symbol + metrics.horizontalAdvance(' '),
-                                  at.y() + metrics.ascent()),
-                          labelOf(entries_[i]));
+        painter->drawText(
+            QPointF(at.x() + symbol + metrics.horizontalAdvance(' '), at.y() + metrics.ascent()),
+            labelOf(entries_[i]));
     }
     painter->restore();
 }

@@ -29,10 +29,12 @@ struct UnitStyle {
 constexpr UnitStyle kUnits[] = {
     {"bound by the MXUs", "MXU-bound", palette::kBlue, QScatterSeries::MarkerShapeCircle},
     {"bound by HBM", "HBM-bound", palette::kVermillion, QScatterSeries::MarkerShapeRectangle},
-    {"bound by the vector unit", "vector-bound", palette::kBluishGreen, QScatterSeries::MarkerShapeTriangle},
+    {"bound by the vector unit", "vector-bound", palette::kBluishGreen,
+     QScatterSeries::MarkerShapeTriangle},
     {"bound by the transcendental unit", "transcendental-bound", palette::kReddishPurple,
      QScatterSeries::MarkerShapeRotatedRectangle},
-    {"bound by the cost per kernel", "kernel-cost-bound", palette::kOrange, QScatterSeries::MarkerShapeStar},
+    {"bound by the cost per kernel", "kernel-cost-bound", palette::kOrange,
+     QScatterSeries::MarkerShapeStar},
 };
 
 QString threeDigits(double value) {
