@@ -2,6 +2,7 @@
 
 #include "charts/FigureAxis.hpp"
 #include "charts/FigureFrame.hpp"
+#include "charts/FigureLegend.hpp"
 #include "charts/FigureStyle.hpp"
 #include "figure/Palette.hpp"
 #include "view/TrainingAnalysis.hpp"
@@ -67,24 +68,30 @@ BatchChart::BatchChart(QWidget* parent)
     , epochsAxis_(new FigureAxis(Qt::Vertical, FigureAxis::Scale::Auto, NumberStyle::Decimal)) {
     QChart* chart = frame_->chart();
     hbm_->setName(tr("does not fit in HBM"));
+    FigureLegend::setShortLegendName(hbm_, tr("over HBM"));
     critical_->setName(tr("critical batch of the fit"));
+    FigureLegend::setShortLegendName(critical_, tr("critical batch"));
     critical_->setPen(figurePen(palette::kText, 1.5, Qt::DotLine));
     time_->setName(tr("time to train"));
+    FigureLegend::setShortLegendName(time_, tr("time"));
     time_->setPen(figurePen(palette::kModel, 2.5));
     time_->setPointsVisible(true);
     time_->setMarkerSize(4);
     epochs_->setName(tr("epochs to converge"));
+    FigureLegend::setShortLegendName(epochs_, tr("epochs"));
     epochs_->setPen(figurePen(palette::kSecondModel, 2, Qt::DashLine));
     fastest_->setName(tr("fastest"));
     fastest_->setMarkerSize(15);
     fastest_->setColor(toColor(palette::kHighlight));
     fastest_->setBorderColor(toColor(palette::kText));
     current_->setName(tr("this configuration"));
+    FigureLegend::setShortLegendName(current_, tr("current"));
     current_->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
     current_->setMarkerSize(10);
     current_->setColor(Qt::white);
     current_->setBorderColor(toColor(palette::kText));
     measured_->setName(tr("measured, MLPerf v0.7"));
+    FigureLegend::setShortLegendName(measured_, tr("measured"));
     measured_->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
     measured_->setMarkerSize(11);
     measured_->setColor(toColor(palette::kMeasured));
@@ -110,6 +117,12 @@ BatchChart::BatchChart(QWidget* parent)
     }
     epochs_->attachAxis(batch_->axis());
     epochs_->attachAxis(epochsAxis_->axis());
+    // Regions and the critical batch run past the plot's edges; cut there for every format.
+    for (QAreaSeries* area : {extrapolatedBelow_, extrapolatedAbove_, hbm_}) {
+        frame_->keepInPlot(area->upperSeries(), batch_, timeAxis_, true);
+        frame_->keepInPlot(area->lowerSeries(), batch_, timeAxis_, true);
+    }
+    frame_->keepInPlot(critical_, batch_, timeAxis_, false);
     setChart(chart);
     styleChartView(this);
     showValuesOnHover(time_, this, *batch_, tr("examples per step"), *timeAxis_, tr("s to train"));

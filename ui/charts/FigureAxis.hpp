@@ -45,13 +45,26 @@ public:
     double toAxis(double value) const;
     double fromAxis(double position) const;
 
+    // Room (logical pixels) the data's first and last values keep from the axis' ends, so that
+    // a marker drawn there (half its size and its outline) is whole inside the plot: a log
+    // axis widens its range by the fraction of a decade that many pixels take, a linear one
+    // takes the densest round ticks whose top leaves that room (its zero stays the bottom).
+    // FigureFrame sets it from the markers of the series on the axis. Takes effect at fit().
+    void setEndMargin(double pixels);
+    double endMargin() const { return endMarginPx_; }
+
+    // A log10 axis that labels every decade it spans (never every second one): where the
+    // decades are too close for the labels at the figure's size, the labels stand closer,
+    // then shrink (down to kSmallestEveryDecadePixels) rather than skip a decade.
+    void setEveryDecade(bool every);
+
     // Picks and applies the densest round ticks whose labels fit `lengthPx` (the plot's width or
     // height); does nothing when they are the ticks shown. Returns whether the axis changed.
     bool fit(double lengthPx);
     const AxisTicks& ticks() const { return ticks_; }
 
 private:
-    std::vector<AxisTicks> choices() const;
+    std::vector<AxisTicks> choices(double lengthPx) const;
     void fitTitle(double lengthPx);
 
     QCategoryAxis* axis_;
@@ -61,6 +74,8 @@ private:
     NumberStyle numbers_;
     QString title_;
     double textScale_ = 1;
+    double endMarginPx_ = 0;
+    bool everyDecade_ = false;
     double low_ = 0;
     double high_ = 1;
     AxisTicks ticks_;

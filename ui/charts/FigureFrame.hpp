@@ -3,11 +3,14 @@
 #include "charts/FigureStyle.hpp"
 
 #include <QFont>
+#include <QList>
 #include <QObject>
+#include <QPointF>
 #include <QString>
 #include <vector>
 
 class QChart;
+class QXYSeries;
 
 namespace podscope::ui {
 
@@ -19,8 +22,11 @@ class FigureLegend;
 // than cuts (or beside it, where rows under it would take too much of the height), axes
 // re-ticked for the plot's length whenever it changes, and text that shrinks with a small
 // figure (figureTextScale). A small figure whose title "Topic: what against what" needs two
-// lines shows the topic alone. A chart makes one, registers its FigureAxes, and calls refresh()
-// after changing its series.
+// lines shows the topic alone, and a subtitle listing "a, b, c" the clauses that fit one line;
+// its legend shows the series' short names (FigureLegend::setShortLegendName) where the full
+// ones would take too many rows. Each axis keeps the data's end markers whole inside the plot
+// (FigureAxis::setEndMargin from the series' markers). A chart makes one, registers its FigureAxes,
+// and calls refresh() after changing its series.
 class FigureFrame : public QObject {
     Q_OBJECT
 public:
@@ -38,6 +44,13 @@ public:
     // Whether the legend stands beside the plot rather than under it.
     bool legendBeside() const { return legendBeside_; }
 
+    // Keeps the series' line inside the plot: a line meant to run past the plot's edges (a
+    // roof, a region's side) is cut at the axes' ranges (`clamp` false: each segment clipped;
+    // true: each point moved onto the range, for a region's rectangle) whenever the axes are
+    // fitted, so that formats without clipping (SVG) draw nothing outside the plot either.
+    // The chart keeps setting the series' whole points; the frame remembers them.
+    void keepInPlot(QXYSeries* series, FigureAxis* x, FigureAxis* y, bool clamp);
+
     // Rebuilds the legend from the series and fits title, legend and ticks to the size.
     void refresh();
 
@@ -51,6 +64,17 @@ private:
     void fitAxes();
     void applyTextScale();
     void placeLegendBeside();
+    void clipKeptSeries();
+
+    struct Kept {
+        QXYSeries* series;
+        FigureAxis* x;
+        FigureAxis* y;
+        bool clamp;
+        QList<QPointF> whole; // as the chart set them, in axis units
+    };
+    std::vector<Kept> kept_;
+    bool clipping_ = false;
 
     QChart* chart_;
     FigureLegend* legend_;

@@ -19,6 +19,11 @@ namespace {
 
 // Rows a little more than a line apart.
 constexpr qreal kRowSpacing = 1.2;
+constexpr const char* kShortName = "podscopeShortLegendName";
+
+QString shortNameOf(const QObject& object) {
+    return object.property(kShortName).toString();
+}
 
 bool anyNonZero(const QBarSet& set) {
     for (int i = 0; i < set.count(); ++i) {
@@ -44,8 +49,13 @@ std::vector<LegendEntry> FigureLegend::entriesOf(const QChart& chart) {
         if (auto* bars = qobject_cast<QAbstractBarSeries*>(series)) {
             for (QBarSet* set : bars->barSets()) {
                 if (!set->label().isEmpty() && anyNonZero(*set)) {
-                    entries.push_back(
-                        {set->label(), LegendEntry::Symbol::Box, set->pen(), set->brush(), {}, 0});
+                    entries.push_back({set->label(),
+                                       shortNameOf(*set),
+                                       LegendEntry::Symbol::Box,
+                                       set->pen(),
+                                       set->brush(),
+                                       {},
+                                       0});
                 }
             }
             continue;
@@ -55,24 +65,52 @@ std::vector<LegendEntry> FigureLegend::entriesOf(const QChart& chart) {
         }
         if (auto* scatter = qobject_cast<QScatterSeries*>(series)) {
             if (scatter->count() > 0) {
-                entries.push_back({scatter->name(), LegendEntry::Symbol::Marker, scatter->pen(),
-                                   scatter->brush(), scatter->markerShape(),
-                                   scatter->markerSize()});
+                entries.push_back({scatter->name(), shortNameOf(*scatter),
+                                   LegendEntry::Symbol::Marker, scatter->pen(), scatter->brush(),
+                                   scatter->markerShape(), scatter->markerSize()});
             }
         } else if (auto* line = qobject_cast<QLineSeries*>(series)) {
             if (line->count() > 0) {
-                entries.push_back({line->name(),
+                entries.push_back({line->name(), shortNameOf(*line),
                                    line->pointsVisible() ? LegendEntry::Symbol::LineAndMarker
                                                          : LegendEntry::Symbol::Line,
                                    line->pen(), QBrush(line->pen().color()),
                                    QScatterSeries::MarkerShapeCircle, line->markerSize()});
             }
         } else if (auto* area = qobject_cast<QAreaSeries*>(series)) {
-            entries.push_back(
-                {area->name(), LegendEntry::Symbol::Box, area->pen(), area->brush(), {}, 0});
+            entries.push_back({area->name(),
+                               shortNameOf(*area),
+                               LegendEntry::Symbol::Box,
+                               area->pen(),
+                               area->brush(),
+                               {},
+                               0});
         }
     }
     return entries;
+}
+
+void FigureLegend::setShortLegendName(QObject* seriesOrSet, const QString& name) {
+    seriesOrSet->setProperty(kShortName, name);
+}
+
+void FigureLegend::setCompact(bool compact) {
+    if (compact != compact_) {
+        prepareGeometryChange();
+        compact_ = compact;
+        positions_.clear();
+        update();
+    }
+}
+
+bool FigureLegend::hasShortLabels() const {
+    return std::ranges::any_of(entries_, [](const LegendEntry& e) {
+        return !e.shortLabel.isEmpty() && e.shortLabel != e.label;
+    });
+}
+
+const QString& FigureLegend::labelOf(const LegendEntry& entry) const {
+    return compact_ && !entry.shortLabel.isEmpty() ? entry.shortLabel : entry.label;
 }
 
 void FigureLegend::setEntries(std::vector<LegendEntry> entries) {
@@ -105,18 +143,22 @@ QSizeF FigureLegend::layOutColumn() {
     return size_;
 }
 
+qreal FigureLegend::symbolWidth() const {
+    // A compact legend's line samples are shorter, still long enough for a dash to show.
+    return QFontMetricsF(font_).height() * (compact_ ? 1.6 : 2);
+}
+
 qreal FigureLegend::entryWidth(const LegendEntry& entry) const {
     const QFontMetricsF metrics(font_);
-    const qreal symbol = metrics.height() * 2;
-    return symbol + metrics.horizontalAdvance(QStringLiteral(" ")) +
-           metrics.horizontalAdvance(entry.label);
+    return symbolWidth() + metrics.horizontalAdvance(QStringLiteral(" ")) +
+           metrics.horizontalAdvance(labelOf(entry));
 }
 
 qreal FigureLegend::layOut(qreal width) {
     prepareGeometryChange();
     positions_.assign(entries_.size(), QPointF());
     const QFontMetricsF metrics(font_);
-    const qreal spacing = metrics.horizontalAdvance(QStringLiteral("M")) * 1.5;
+    const qreal spacing = metrics.horizontalAdvance(QStringLiteral("M")) * (compact_ ? 0.8 : 1.5);
     const qreal rowHeight = metrics.height() * kRowSpacing;
     // Greedy rows, then each row centred in the width.
     std::vector<std::pair<std::size_t, std::size_t>> rows; // [first, last)
@@ -236,14 +278,14 @@ void FigureLegend::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWi
     painter->save();
     painter->setRenderHint(QPainter::Antialiasing);
     painter->setFont(font_);
-    const qreal symbolWidth = metrics.height() * 2;
+    const qreal symbol = symbolWidth();
     for (std::size_t i = 0; i < entries_.size(); ++i) {
         const QPointF at = positions_[i];
-        paintSymbol(*painter, entries_[i], QRectF(at.x(), at.y(), symbolWidth, metrics.height()));
+        paintSymbol(*painter, entries_[i], QRectF(at.x(), at.y(), symbol, metrics.height()));
         painter->setPen(toColor(palette::kText));
-        painter->drawText(QPointF(at.x() + symbolWidth + metrics.horizontalAdvance(' '),
-                                  at.y() + metrics.ascent()),
-                          entries_[i].label);
+        painter->drawText(
+            QPointF(at.x() + symbol + metrics.horizontalAdvance(' '), at.y() + metrics.ascent()),
+            labelOf(entries_[i]));
     }
     painter->restore();
 }

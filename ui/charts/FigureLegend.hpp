@@ -16,6 +16,9 @@ namespace podscope::ui {
 struct LegendEntry {
     enum class Symbol { Line, LineAndMarker, Marker, Box };
     QString label;
+    // The name a small figure's legend shows where the full one would take too many rows
+    // ("measured" for "measured, MLPerf v0.7"); the caption says the rest. Empty: the label.
+    QString shortLabel;
     Symbol symbol = Symbol::Line;
     QPen pen;
     QBrush brush;
@@ -32,12 +35,19 @@ public:
     explicit FigureLegend(QGraphicsItem* parent = nullptr);
 
     // The chart's named series that have points, in the chart's order; of a bar series, the sets
-    // with a value other than zero.
+    // with a value other than zero. A series' short name is its setShortLegendName().
     static std::vector<LegendEntry> entriesOf(const QChart& chart);
+    // The name the legend of a small figure may show for the series (or bar set) instead.
+    static void setShortLegendName(QObject* seriesOrSet, const QString& name);
 
     void setEntries(std::vector<LegendEntry> entries);
     const std::vector<LegendEntry>& entries() const { return entries_; }
     void setFont(const QFont& font);
+    // Whether the entries show their short labels.
+    void setCompact(bool compact);
+    bool compact() const { return compact_; }
+    bool hasShortLabels() const;
+    const QString& labelOf(const LegendEntry& entry) const;
     // Lays the entries out in rows no wider than `width`; returns the height they take.
     qreal layOut(qreal width);
     // Lays the entries out one under another (for a legend beside the plot); returns the size
@@ -49,12 +59,14 @@ public:
 
 private:
     qreal entryWidth(const LegendEntry& entry) const;
+    qreal symbolWidth() const;
     void paintSymbol(QPainter& painter, const LegendEntry& entry, QRectF box) const;
 
     std::vector<LegendEntry> entries_;
     std::vector<QPointF> positions_; // of each entry's top left
     QFont font_;
     QSizeF size_;
+    bool compact_ = false;
 };
 
 } // namespace podscope::ui

@@ -8,6 +8,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QCursor>
+#include <QGraphicsLayout>
 #include <QLegend>
 #include <QToolTip>
 #include <QXYSeries>
@@ -79,6 +80,11 @@ void styleChart(QChart* chart) {
     chart->setTitleBrush(toColor(palette::kText));
     chart->legend()->setVisible(false);
     chart->setMargins(QMargins(8, 6, 12, 6));
+    // The layout's own margins (the style's, about 10 px a side) would come on top of those:
+    // at a single-column size they take a tenth of the height.
+    if (chart->layout()) {
+        chart->layout()->setContentsMargins(0, 0, 0, 0);
+    }
     chart->setAnimationOptions(QChart::NoAnimation); // charts follow every control change
 }
 

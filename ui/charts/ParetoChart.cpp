@@ -2,6 +2,7 @@
 
 #include "charts/FigureAxis.hpp"
 #include "charts/FigureFrame.hpp"
+#include "charts/FigureLegend.hpp"
 #include "charts/FigureStyle.hpp"
 #include "figure/Palette.hpp"
 #include "search/TuneReport.hpp"
@@ -30,6 +31,7 @@ ParetoChart::ParetoChart(QWidget* parent)
     , time_(new FigureAxis(Qt::Vertical, FigureAxis::Scale::Auto, NumberStyle::Decimal)) {
     QChart* chart = frame_->chart();
     front_->setName(tr("Pareto front: fastest for its cost or less"));
+    FigureLegend::setShortLegendName(front_, tr("Pareto front"));
     front_->setPen(figurePen(palette::kModel, 2.5));
     front_->setPointsVisible(true);
     front_->setMarkerSize(6);
@@ -39,6 +41,7 @@ ParetoChart::ParetoChart(QWidget* parent)
     listed_->setBorderColor(Qt::white);
     // A ring, not a disc: the marker under it stays visible.
     ring_->setName(tr("selected row"));
+    FigureLegend::setShortLegendName(ring_, tr("selected"));
     ring_->setMarkerShape(QScatterSeries::MarkerShapeCircle);
     ring_->setMarkerSize(20);
     ring_->setColor(Qt::transparent);
@@ -158,6 +161,7 @@ void ParetoChart::setFigure(const ParetoFigure& figure) {
                          : tr("the %1 best by %2, as listed")
                                .arg(figure.listed.size())
                                .arg(QString::fromStdString(figure.objective).replace('-', ' ')));
+    FigureLegend::setShortLegendName(listed_, tr("%1 best").arg(figure.listed.size()));
     frame_->setTitle(QString::fromStdString(title(figure)),
                      QString::fromStdString(subtitle(figure)));
     // What the front says (where it stops paying), for a pointer resting off the markers.

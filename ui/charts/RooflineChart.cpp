@@ -2,6 +2,7 @@
 
 #include "charts/FigureAxis.hpp"
 #include "charts/FigureFrame.hpp"
+#include "charts/FigureLegend.hpp"
 #include "charts/FigureStyle.hpp"
 #include "common/NumberFormat.hpp"
 #include "figure/Palette.hpp"
@@ -20,17 +21,20 @@ namespace {
 
 struct UnitStyle {
     const char* label;
+    const char* shortLabel; // a small figure's legend
     Rgb colour;
     QScatterSeries::MarkerShape shape;
 };
 // CoreUnit order. Shapes differ as well as colours (the palette's rule).
 constexpr UnitStyle kUnits[] = {
-    {"bound by the MXUs", palette::kBlue, QScatterSeries::MarkerShapeCircle},
-    {"bound by HBM", palette::kVermillion, QScatterSeries::MarkerShapeRectangle},
-    {"bound by the vector unit", palette::kBluishGreen, QScatterSeries::MarkerShapeTriangle},
-    {"bound by the transcendental unit", palette::kReddishPurple,
+    {"bound by the MXUs", "MXU-bound", palette::kBlue, QScatterSeries::MarkerShapeCircle},
+    {"bound by HBM", "HBM-bound", palette::kVermillion, QScatterSeries::MarkerShapeRectangle},
+    {"bound by the vector unit", "vector-bound", palette::kBluishGreen,
+     QScatterSeries::MarkerShapeTriangle},
+    {"bound by the transcendental unit", "transcendental-bound", palette::kReddishPurple,
      QScatterSeries::MarkerShapeRotatedRectangle},
-    {"bound by the cost per kernel", palette::kOrange, QScatterSeries::MarkerShapeStar},
+    {"bound by the cost per kernel", "kernel-cost-bound", palette::kOrange,
+     QScatterSeries::MarkerShapeStar},
 };
 
 QString threeDigits(double value) {
@@ -48,14 +52,17 @@ RooflineChart::RooflineChart(QWidget* parent)
     , flops_(new FigureAxis(Qt::Vertical, FigureAxis::Scale::Log10, NumberStyle::Decimal)) {
     QChart* chart = frame_->chart();
     roof_->setName(tr("roofs: HBM bandwidth, then the MXUs"));
+    FigureLegend::setShortLegendName(roof_, tr("roofs"));
     roof_->setPen(figurePen(palette::kText, 2));
     peak_->setName(tr("nominal MXU peak"));
+    FigureLegend::setShortLegendName(peak_, tr("MXU peak"));
     peak_->setPen(figurePen(palette::kGrey, 1.5, Qt::DashLine));
     chart->addSeries(peak_);
     chart->addSeries(roof_);
     for (std::size_t u = 0; u < layers_.size(); ++u) {
         auto* series = new QScatterSeries;
         series->setName(tr(kUnits[u].label));
+        FigureLegend::setShortLegendName(series, tr(kUnits[u].shortLabel));
         series->setMarkerShape(kUnits[u].shape);
         // A star's arms are thin: it needs more room than the others to read as a star.
         series->setMarkerSize(kUnits[u].shape == QScatterSeries::MarkerShapeStar ? 14 : 9);
@@ -97,12 +104,18 @@ RooflineChart::RooflineChart(QWidget* parent)
     }
     intensity_->setTitle(tr("arithmetic intensity (FLOP per byte of HBM traffic)"));
     flops_->setTitle(tr("achieved (TFLOP/s)"));
+    // A roofline reads in decades: each one labelled, at any size.
+    intensity_->setEveryDecade(true);
+    flops_->setEveryDecade(true);
     frame_->addAxis(intensity_, Qt::AlignBottom);
     frame_->addAxis(flops_, Qt::AlignLeft);
     for (QAbstractSeries* series : chart->series()) {
         series->attachAxis(intensity_->axis());
         series->attachAxis(flops_->axis());
     }
+    // The roofs run a decade past the data; cut at the plot's edges for every format.
+    frame_->keepInPlot(roof_, intensity_, flops_, false);
+    frame_->keepInPlot(peak_, intensity_, flops_, false);
     setChart(chart);
     styleChartView(this);
     setFigure({});

@@ -2,6 +2,7 @@
 
 #include "charts/FigureAxis.hpp"
 #include "charts/FigureFrame.hpp"
+#include "charts/FigureLegend.hpp"
 #include "charts/FigureStyle.hpp"
 #include "figure/Palette.hpp"
 #include "view/TrainingAnalysis.hpp"
@@ -29,6 +30,8 @@ ThroughputChart::ThroughputChart(QWidget* parent)
     model_->setPointsVisible(true);
     model_->setMarkerSize(4);
     measured_->setName(tr("measured, MLPerf v0.7 (at its own global batch)"));
+    FigureLegend::setShortLegendName(measured_, tr("measured"));
+    FigureLegend::setShortLegendName(ideal_, tr("ideal"));
     measured_->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
     measured_->setMarkerSize(11);
     measured_->setColor(toColor(palette::kMeasured));
