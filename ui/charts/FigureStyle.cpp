@@ -1,6 +1,7 @@
 #include "charts/FigureStyle.hpp"
 
 #include "charts/FigureAxis.hpp"
+#include "common/NumberFormat.hpp"
 #include "figure/FigureData.hpp"
 #include "figure/Palette.hpp"
 
@@ -100,6 +101,14 @@ void styleAxis(QAbstractAxis* axis) {
     axis->setLinePen(figurePen(palette::kGrey, 1));
     axis->setGridLinePen(figurePen(palette::kLightGrey, 1));
     axis->setShadesVisible(false);
+}
+
+QString threeDigits(double value) {
+    if (value > 0 && value < 0.01) {
+        return QStringLiteral("<0.01");
+    }
+    return QString::fromStdString(value >= 100 ? groupedDecimals(value, 0)
+                                               : significantDigits(value, 3));
 }
 
 QString readableNumber(double value) {

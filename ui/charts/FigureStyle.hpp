@@ -50,6 +50,9 @@ QString valuesAtNearestPoint(const QXYSeries& series, const QPointF& hovered, co
                              const QString& xUnit, const FigureAxis& y, const QString& yUnit);
 // A number as people write it: digits grouped from 1,000 up, else three significant digits.
 QString readableNumber(double value);
+// A value on a bar or in a tooltip: whole from 100 up (grouped from 10,000), else three
+// significant digits; "<0.01" for a positive value below that.
+QString threeDigits(double value);
 
 // Shows valuesAtNearestPoint in a tooltip while the pointer is over the series.
 void showValuesOnHover(QXYSeries* series, QChartView* view, const FigureAxis& x,

@@ -4,7 +4,6 @@
 #include "charts/FigureFrame.hpp"
 #include "charts/FigureLegend.hpp"
 #include "charts/FigureStyle.hpp"
-#include "common/NumberFormat.hpp"
 #include "figure/Palette.hpp"
 #include "view/TrainingAnalysis.hpp"
 
@@ -36,10 +35,6 @@ constexpr UnitStyle kUnits[] = {
     {"bound by the cost per kernel", "kernel-cost-bound", palette::kOrange,
      QScatterSeries::MarkerShapeStar},
 };
-
-QString threeDigits(double value) {
-    return QString::fromStdString(significantDigits(value));
-}
 
 } // namespace
 

@@ -15,12 +15,6 @@
 
 namespace podscope::ui {
 
-QString threeDigits(double value) {
-    if (value > 0 && value < 0.01) {
-        return QStringLiteral("<0.01");
-    }
-    return value >= 100 ? QString::number(value, 'f', 0) : QString::number(value, 'g', 3);
-}
 namespace {
 
 struct Beside {

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "charts/FigureStyle.hpp"
+
 #include <QObject>
 #include <QString>
 #include <functional>
@@ -9,10 +11,6 @@ class QAbstractBarSeries;
 class QGraphicsItem;
 
 namespace podscope::ui {
-
-// A bar value with up to three significant digits, never in exponent form: 118, 11.6, 2.62,
-// 0.05, <0.01 (the stacked-bar charts' labels).
-QString threeDigits(double value);
 
 class FigureFrame;
 
