@@ -6,11 +6,12 @@
 
 namespace podscope::analysis {
 
-std::vector<MeasuredPoint> measuredPoints(const std::string& workload) {
+std::vector<MeasuredPoint> measuredPoints(const std::string& workload,
+                                          const std::string& hardware) {
     std::vector<MeasuredPoint> points;
     for (const std::string& name : presetNames()) {
         const Preset preset = loadPreset(name);
-        if (preset.scenario.workload != workload) {
+        if (preset.scenario.workload != workload || preset.scenario.hardware != hardware) {
             continue;
         }
         MeasuredPoint m;

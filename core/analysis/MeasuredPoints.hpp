@@ -16,7 +16,8 @@ struct MeasuredPoint {
     std::optional<double> throughputExamplesPerS; // when the preset has a measured step time
 };
 
-// The bundled presets of `workload`, in preset order.
-std::vector<MeasuredPoint> measuredPoints(const std::string& workload);
+// The bundled presets of `workload` measured on `hardware`, in preset order: a run on one
+// machine is no measurement of another.
+std::vector<MeasuredPoint> measuredPoints(const std::string& workload, const std::string& hardware);
 
 } // namespace podscope::analysis

@@ -2,7 +2,6 @@
 
 #include "analysis/ScalingSweeps.hpp"
 #include "analysis/SweepGrid.hpp"
-
 #include "common/AtomicFile.hpp"
 #include "common/InputError.hpp"
 #include "common/NumberFormat.hpp"
@@ -74,8 +73,9 @@ ReportData computeReport(const Scenario& scenario, const std::optional<Preset>& 
     d.result = evaluateStepPlan(plan, scenario);
     d.layers = layerTable(plan);
     d.roofs = analysis::coreRoofs(plan);
-    const std::size_t total = 2 * analysis::sweepSliceChips(scenario.hardware).size() +
-                              analysis::sweepBatches(d.result.plan.replicas, scenario.globalBatch).size();
+    const std::size_t total =
+        2 * analysis::sweepSliceChips(scenario.hardware).size() +
+        analysis::sweepBatches(d.result.plan.replicas, scenario.globalBatch).size();
     std::size_t done = 0;
     const analysis::SweepProgress tick = [&](const std::string& what) {
         ++done;
@@ -86,7 +86,7 @@ ReportData computeReport(const Scenario& scenario, const std::optional<Preset>& 
     d.strongScaling = analysis::strongScaling(scenario, tick);
     d.weakScaling = analysis::weakScaling(scenario, d.result, tick);
     d.batches = analysis::batchSweep(scenario, d.result, tick);
-    d.measured = analysis::measuredPoints(scenario.workload);
+    d.measured = analysis::measuredPoints(scenario.workload, scenario.hardware);
     return d;
 }
 
@@ -118,8 +118,9 @@ std::string resultsCsv(const ReportData& d) {
         for (const auto& p : points) {
             s << name << "," << p.chips << "," << p.globalBatch << ",";
             if (p.result) {
-                s << roundTripDigits(p.result->timeToTrainS, 9) << "," << roundTripDigits(p.result->stepTimeS, 9)
-                  << "," << roundTripDigits(p.result->throughputExamplesPerS, 9) << ","
+                s << roundTripDigits(p.result->timeToTrainS, 9) << ","
+                  << roundTripDigits(p.result->stepTimeS, 9) << ","
+                  << roundTripDigits(p.result->throughputExamplesPerS, 9) << ","
                   << p.result->bottleneck << ",";
             } else {
                 std::string message = p.error;
@@ -129,7 +130,8 @@ std::string resultsCsv(const ReportData& d) {
             s << "\n";
         }
     };
-    rows("base", {analysis::SweepPoint{d.result.chips, d.scenario.globalBatch, d.result, "", std::nullopt}});
+    rows("base", {analysis::SweepPoint{d.result.chips, d.scenario.globalBatch, d.result, "",
+                                       std::nullopt}});
     rows("strong_scaling", d.strongScaling);
     rows("weak_scaling", d.weakScaling);
     rows("batch", d.batches);
@@ -156,7 +158,8 @@ std::string reportHtml(const ReportData& d, const std::vector<ReportFigure>& fig
       << htmlEscape(toJson(d.scenario).dump(2)) << "</pre>\n";
     h << "<h2>Result</h2>\n<p>Time to train <b>" << significantDigits(r.timeToTrainS, 4)
       << " s</b>, step time " << significantDigits(r.stepTimeS * 1e3, 4) << " ms, "
-      << significantDigits(r.throughputExamplesPerS, 6) << " examples/s on " << r.chips << " chips.</p>\n";
+      << significantDigits(r.throughputExamplesPerS, 6) << " examples/s on " << r.chips
+      << " chips.</p>\n";
     h << "<p id=\"bottleneck\">Bottleneck: <b>" << htmlEscape(r.bottleneck) << "</b></p>\n";
     h << "<table id=\"breakdown\"><tr><th>part</th><th>ms per step</th><th>share</th></tr>\n";
     for (const BreakdownPart& part : kBreakdownParts) {
@@ -170,8 +173,8 @@ std::string reportHtml(const ReportData& d, const std::vector<ReportFigure>& fig
         const auto& ref = d.preset->reference;
         h << "<h2>Comparison with the measured MLPerf v0.7 result</h2>\n<table id=\"reference\">"
           << "<tr><th></th><th>simulated</th><th>measured</th><th>difference</th></tr>\n"
-          << "<tr><th>time to train (s)</th><td>" << significantDigits(r.timeToTrainS, 4) << "</td><td>"
-          << significantDigits(ref.timeToTrainS, 4) << "</td><td>"
+          << "<tr><th>time to train (s)</th><td>" << significantDigits(r.timeToTrainS, 4)
+          << "</td><td>" << significantDigits(ref.timeToTrainS, 4) << "</td><td>"
           << significantDigits(deviation(r.timeToTrainS, ref.timeToTrainS), 3) << " %</td></tr>\n";
         if (ref.stepTimeS) {
             const double sim = ref.stepTimeIncludesEval ? r.stepTimeS : r.trainStepS;

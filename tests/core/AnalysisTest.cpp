@@ -5,6 +5,7 @@
 #include "analysis/SweepGrid.hpp"
 #include "common/InputError.hpp"
 #include "common/NumberFormat.hpp"
+#include "machine/Machine.hpp"
 #include "report/Report.hpp"
 #include "training/Presets.hpp"
 #include "training/StepPlan.hpp"
@@ -86,7 +87,7 @@ TEST(Analysis, WeakScalingKeepsTheExamplesPerChip) {
 }
 
 TEST(Analysis, MeasuredPointsAreThePresetsOfTheModelOnTheirSlices) {
-    const auto points = analysis::measuredPoints("bert");
+    const auto points = analysis::measuredPoints("bert", bert().scenario.hardware);
     ASSERT_FALSE(points.empty());
     bool found = false;
     for (const auto& m : points) {
@@ -96,7 +97,22 @@ TEST(Analysis, MeasuredPointsAreThePresetsOfTheModelOnTheirSlices) {
         found = found || m.preset == bert().name;
     }
     EXPECT_TRUE(found);
-    EXPECT_TRUE(analysis::measuredPoints("no-such-model").empty());
+    EXPECT_TRUE(analysis::measuredPoints("no-such-model", bert().scenario.hardware).empty());
+}
+
+// A run measured on one machine is not set beside the model of another (the v0.7 presets ran
+// on one machine; a chart of BERT on any other shows no measured points).
+TEST(Analysis, MeasuredPointsBelongToTheMachineTheyRanOn) {
+    const std::string measuredOn = bert().scenario.hardware;
+    for (const std::string& machine : machineNames()) {
+        const auto points = analysis::measuredPoints("bert", machine);
+        for (const auto& m : points) {
+            EXPECT_EQ(loadPreset(m.preset).scenario.hardware, machine) << m.preset;
+        }
+        if (machine != measuredOn) {
+            EXPECT_TRUE(points.empty()) << machine;
+        }
+    }
 }
 
 TEST(NumberFormat, WritesNumbersAsPeopleDo) {

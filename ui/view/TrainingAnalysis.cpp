@@ -40,12 +40,13 @@ TrainingAnalysis analyzeTraining(const Scenario& scenario) {
     analysis.byBatch = analysis::batchSweep(scenario, analysis.result);
     for (std::size_t i = 0; i < analysis.byBatch.size(); ++i) {
         const auto& p = analysis.byBatch[i].result;
-        if (p && p->timeToTrainKnown && (!analysis.fastestBatch ||
-                  p->timeToTrainS < analysis.byBatch[*analysis.fastestBatch].result->timeToTrainS)) {
+        if (p && p->timeToTrainKnown &&
+            (!analysis.fastestBatch ||
+             p->timeToTrainS < analysis.byBatch[*analysis.fastestBatch].result->timeToTrainS)) {
             analysis.fastestBatch = i;
         }
     }
-    analysis.measured = analysis::measuredPoints(scenario.workload);
+    analysis.measured = analysis::measuredPoints(scenario.workload, scenario.hardware);
     return analysis;
 }
 
@@ -56,8 +57,7 @@ ViewScenario gradientSyncView(const Scenario& scenario, const TrainingResult& re
     view.linkBandwidthGBps = scenario.linkBandwidthGBps;
     view.linkLatencyUs = scenario.linkLatencyUs;
     view.crossPodBandwidthGBps = scenario.crossPodBandwidthGBps;
-    const auto collectives =
-        gradientCollectives(scenario);
+    const auto collectives = gradientCollectives(scenario);
     view.collective = collectives.front();
     // With weight-update sharding the gradients are reduce-scattered and the weights gathered
     // back: on the links, the same traffic as an all-reduce.
