@@ -11,11 +11,17 @@
 #include "session/ScenarioDocument.hpp"
 #include "settings/ScenarioSettings.hpp"
 #include "training/Presets.hpp"
+#include "training/StepModel.hpp"
 #include "widgets/ControlPanel.hpp"
 #include "widgets/MainWindow.hpp"
 #include "widgets/MemoryBar.hpp"
 #include "widgets/WhatIfPanel.hpp"
 
+#include <QAbstractBarSeries>
+#include <QAreaSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -30,6 +36,7 @@
 #include <QRegularExpression>
 #include <QScatterSeries>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStackedBarSeries>
@@ -38,6 +45,7 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolTip>
 #include <QUndoStack>
 #include <cmath>
 
@@ -266,6 +274,52 @@ private slots:
             qPrintable(lines[2]));
     }
 
+    // Issue 23: every chart in the window answers a hover at a data point with that point's
+    // values, numbers and units (the batch, layers and roofline charts had none). Each series with
+    // data is hovered at its first point (a bar series at its first bar); every chart must show a
+    // tooltip with a number for at least one of its series, and none may show an empty one.
+    void everyChartShowsValuesAtItsDataPoints() {
+        explorer_->showChart(ChartKind::Roofline); // builds the Layers tab's charts too
+        const QList<QChartView*> views = window_->findChildren<QChartView*>();
+        const QRegularExpression number("[0-9]");
+        int chartsWithData = 0;
+        for (QChartView* view : views) {
+            const QString title = view->chart()->title().isEmpty() ? view->objectName()
+                                                                   : view->chart()->title();
+            int answered = 0;
+            bool hasData = false;
+            for (QAbstractSeries* series : view->chart()->series()) {
+                QToolTip::hideText();
+                bool hovered = false;
+                if (auto* xy = qobject_cast<QXYSeries*>(series); xy && xy->count() > 0) {
+                    emit xy->hovered(xy->at(0), true);
+                    hovered = true;
+                } else if (auto* area = qobject_cast<QAreaSeries*>(series);
+                           area && area->upperSeries() && area->upperSeries()->count() > 0) {
+                    emit area->hovered(area->upperSeries()->at(0), true);
+                    hovered = true;
+                } else if (auto* bars = qobject_cast<QAbstractBarSeries*>(series);
+                           bars && bars->count() > 0 && bars->barSets().front()->count() > 0) {
+                    emit bars->hovered(true, 0, bars->barSets().front());
+                    hovered = true;
+                }
+                hasData = hasData || hovered;
+                if (!hovered || !QToolTip::isVisible()) {
+                    continue;
+                }
+                const QString text = QToolTip::text();
+                QVERIFY2(!text.trimmed().isEmpty(), qPrintable(title + ": " + series->name()));
+                answered += text.contains(number) ? 1 : 0;
+            }
+            // A chart with nothing drawn yet (the link chart before a replay) has no point to hover.
+            QVERIFY2(answered > 0 || !hasData, qPrintable(title + " shows no values on hover"));
+            chartsWithData += hasData ? 1 : 0;
+        }
+        QToolTip::hideText();
+        // Scaling, batch, breakdown, layer times and roofline at least.
+        QVERIFY2(chartsWithData >= 5, qPrintable(QString::number(chartsWithData)));
+    }
+
     // Quitting with unsaved changes asks; Cancel keeps the window and the changes, Discard
     // closes. An unchanged configuration closes without asking.
     void quittingWithUnsavedChangesAsksFirst() {
@@ -361,11 +415,56 @@ private slots:
         QCOMPARE(dcn->value(), 25.0);
     }
 
+    // Issue 23: kind "none" on a replica of several cores takes the workload's split, as
+    // podscope-cli --model-parallel 4 --model-parallel-kind none does, in either order of edits.
+    void aReplicaOfSeveralCoresWithNoKindTakesTheWorkloadsSplitAsInTheCli() {
+        ControlPanel* panel = explorer_->controls();
+        auto* degree = qobject_cast<QComboBox*>(panel->control("model_parallel.degree"));
+        auto* kind = qobject_cast<QComboBox*>(panel->control("model_parallel.kind"));
+        QVERIFY(degree && kind);
+        const auto pick = [](QComboBox* box, const QString& text) {
+            for (int i = 0; i < box->count(); ++i) {
+                if (box->itemData(i).toString() == text) {
+                    box->setCurrentIndex(i);
+                    return true;
+                }
+            }
+            return false;
+        };
+        const TrainingResult dataParallel = explorer_->analysis()->result;
+        QVERIFY(pick(degree, "4"));
+        QVERIFY(waitForAnalysis());
+        QCOMPARE(kind->currentData().toString(), QString("spatial")); // the degree named it
+        QSignalSpy failed(explorer_, &Explorer::analysisFailed);
+        QVERIFY(pick(kind, "none")); // then none is chosen
+        QVERIFY2(waitForAnalysis(), qPrintable(QString("failed %1: %2, kind %3")
+                                                   .arg(failed.count())
+                                                   .arg(panel->problemShown())
+                                                   .arg(kind->currentText())));
+        QCOMPARE(failed.count(), 0);
+        QVERIFY2(panel->problemShown().isEmpty(), qPrintable(panel->problemShown()));
+        const TrainingResult none = explorer_->analysis()->result;
+        Scenario cli = loadPreset("mlperf07-resnet50-tf-4096").scenario;
+        cli.modelParallel = 4;
+        cli.modelParallelKind = ModelParallelKind::Spatial; // ResNet-50's only split
+        QCOMPARE(none.plan.modelParallel, 4);
+        QVERIFY(none.plan.kind == ModelParallelKind::Spatial);
+        QCOMPARE(none.stepTimeS, simulateTraining(cli).stepTimeS);
+        QVERIFY(none.stepTimeS != dataParallel.stepTimeS);
+    }
+
     // Issue 15: a configuration the model refuses is explained under the control just edited,
     // in the panel's words, with a value that works; the charts say they show the last valid
     // result until the configuration is valid again.
     void aRefusalIsExplainedAtTheEditedControlWithASuggestion() {
+        // A small window: the panel scrolls, and using the suggestion must keep its place.
+        window_->resize(1024, 768);
         ControlPanel* panel = explorer_->controls();
+        QScrollArea* area = nullptr;
+        for (QWidget* w = panel->parentWidget(); w && !area; w = w->parentWidget()) {
+            area = qobject_cast<QScrollArea*>(w);
+        }
+        QVERIFY(area);
         QLineEdit* grid = panel->customGridEdit();
         QSignalSpy failed(explorer_, &Explorer::analysisFailed);
         grid->setFocus();
@@ -400,9 +499,20 @@ private slots:
         QVERIFY(window_->showsStaleMark());
         QVERIFY(window_->headline()->text().startsWith("Last valid result"));
         QCOMPARE(explorer_->analysis()->scenario.globalBatch, 65536); // what the charts still show
-        // Using it: valid again, the grid kept, the marks gone.
+        // Using it: valid again, the grid kept, the marks gone, and the panel where it was (it
+        // once jumped to the top as the button that had the focus was hidden).
+        QTRY_VERIFY(!grid->visibleRegion().isEmpty());
+        const int scrolledTo = area->verticalScrollBar()->value();
+        panel->suggestionButton()->setFocus();
         panel->suggestionButton()->click();
         QVERIFY(waitForAnalysis());
+        QTest::qWait(50); // a deferred scroll would land by now
+        QVERIFY2(!grid->visibleRegion().isEmpty(),
+                 qPrintable(QString("scrolled from %1 to %2")
+                                .arg(scrolledTo)
+                                .arg(area->verticalScrollBar()->value())));
+        QVERIFY(area->verticalScrollBar()->value() >=
+                scrolledTo - panel->problemBox()->sizeHint().height());
         QCOMPARE(explorer_->document().scenario().globalBatch, suggested.toLongLong());
         QCOMPARE(explorer_->document().scenario().topology, std::string("6x6"));
         QVERIFY(panel->problemShown().isEmpty());

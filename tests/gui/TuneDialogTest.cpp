@@ -14,6 +14,7 @@
 #include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QFile>
+#include <QFont>
 #include <QImage>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -136,6 +137,12 @@ private slots:
         QVERIFY2(dialog.results()->rowCount() > 0, qPrintable(dialog.status()->text()));
         QVERIFY(dialog.results()->report().complete);
         QVERIFY(dialog.status()->text().contains(QStringLiteral("evaluated")));
+        // The selected row's why is shown whole under the table.
+        dialog.table()->selectRow(1);
+        QVERIFY2(dialog.selectionWhy()->text().startsWith(QStringLiteral("#2 differs from #1 in ")),
+                 qPrintable(dialog.selectionWhy()->text()));
+        QVERIFY(dialog.selectionWhy()->text().contains(QStringLiteral("#2 beats #3 by ")) ||
+                dialog.selectionWhy()->text().contains(QStringLiteral("#2 ties with #3")));
 
         // Apply the slowest row shown (not the first) after sorting by time to train.
         dialog.table()->sortByColumn(TuneResultsModel::kTimeToTrainColumn, Qt::DescendingOrder);
@@ -152,6 +159,54 @@ private slots:
         QVERIFY(sameScenario(document.scenario(), before));
         document.undoStack()->redo();
         QVERIFY(sameScenario(document.scenario(), chosen));
+    }
+
+    // Top rows often look alike (issue 23): each row names the settings in which it differs from
+    // the rank above, those cells are bold, and the row says why it ranks above the next, as the
+    // CLI does. Checked on a report whose neighbouring rows differ in one or more settings.
+    void rowsShowWhatDiffersFromTheRankAboveAndWhy() {
+        TuneResultsModel model;
+        model.setReport(smallReport(search::Objective::TimeToTrain));
+        QVERIFY(model.rowCount() >= 3);
+        QVERIFY(model.index(0, TuneResultsModel::kChangedColumn).data().toString().isEmpty());
+        int rowsWithChanges = 0;
+        for (int row = 1; row < model.rowCount(); ++row) {
+            const QString changed = model.index(row, TuneResultsModel::kChangedColumn).data().toString();
+            int differing = 0;
+            for (int d = 0; d < search::kDimensionCount; ++d) {
+                const auto i = static_cast<std::size_t>(d);
+                const QString key = QString::fromStdString(search::dimensionKeys()[i]);
+                const bool differs =
+                    model.configuration(row).settings[i] != model.configuration(row - 1).settings[i];
+                differing += differs ? 1 : 0;
+                const QVariant font =
+                    model.index(row, TuneResultsModel::kFirstSettingColumn + d).data(Qt::FontRole);
+                QCOMPARE(font.isValid() && font.value<QFont>().bold(), differs);
+                // Named with both values: this row's and the rank above's.
+                const QString named =
+                    key + ' ' + QString::fromStdString(model.configuration(row).settings[i]) +
+                    QStringLiteral(" (#%1: ").arg(row) +
+                    QString::fromStdString(model.configuration(row - 1).settings[i]) + ')';
+                QCOMPARE(changed.contains(named), differs);
+            }
+            rowsWithChanges += differing > 0 ? 1 : 0;
+        }
+        QVERIFY(rowsWithChanges > 0);
+        // The first row's cells are never bold: there is no rank above.
+        for (int d = 0; d < search::kDimensionCount; ++d) {
+            QVERIFY(!model.index(0, TuneResultsModel::kFirstSettingColumn + d)
+                         .data(Qt::FontRole)
+                         .isValid());
+        }
+        // Every row says by how much it beats the next, in the CLI's words (the last one the
+        // next configuration found, which the table does not list).
+        for (int row = 0; row < model.rowCount(); ++row) {
+            const QString why = model.index(row, TuneResultsModel::kWhyColumn).data().toString();
+            QVERIFY2(why.startsWith(QStringLiteral("beats #%1 by ").arg(row + 2)) ||
+                         why.startsWith(QStringLiteral("ties with #%1").arg(row + 2)) ||
+                         (why.isEmpty() && row + 1 == model.rowCount()),
+                     qPrintable(why));
+        }
     }
 
     // The chart draws the report's front and rows, rings the selected row, selects the row of a

@@ -86,6 +86,11 @@ void ControlPanel::buildProblemBox() {
     problemBox_->setVisible(false);
     connect(suggestion_, &QPushButton::clicked, this, [this] {
         if (suggested_) {
+            // The button hides once the fix is valid; the focus would then move to the panel's
+            // first control and scroll the panel to the top. Keep it at the control fixed.
+            if (problemControl_) {
+                problemControl_->setFocus(Qt::OtherFocusReason);
+            }
             emit edited(*suggested_, suggestion_->text().replace(tr("Use "), tr("use ")));
         }
     });

@@ -125,6 +125,9 @@ TuneDialog::TuneDialog(ScenarioDocument& document, QWidget* parent)
     connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &TuneDialog::showSelectionOnChart);
     connect(table_, &QTableView::doubleClicked, this, [this] { applySelected(); });
+    selectionWhy_ = new QLabel(this);
+    selectionWhy_->setWordWrap(true);
+    selectionWhy_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     chart_ = new ParetoChart(this);
     chart_->setMinimumSize(360, 240);
     connect(chart_, &ParetoChart::configurationClicked, this, &TuneDialog::selectConfiguration);
@@ -145,7 +148,13 @@ TuneDialog::TuneDialog(ScenarioDocument& document, QWidget* parent)
     layout->addWidget(status_);
     // The table and the chart side by side: a row's ring moves as the selection does.
     auto* results = new QSplitter(Qt::Horizontal, this);
-    results->addWidget(table_);
+    // Under the table, the selected row's "why" whole: the table's column of it scrolls.
+    auto* tableAndWhy = new QWidget(this);
+    auto* tableLayout = new QVBoxLayout(tableAndWhy);
+    tableLayout->setContentsMargins(0, 0, 0, 0);
+    tableLayout->addWidget(table_, 1);
+    tableLayout->addWidget(selectionWhy_);
+    results->addWidget(tableAndWhy);
     results->addWidget(chart_);
     results->setStretchFactor(0, 1);
     results->setStretchFactor(1, 1);
@@ -326,6 +335,22 @@ void TuneDialog::updateButtons() {
 
 void TuneDialog::showSelectionOnChart() {
     const QModelIndexList rows = table_->selectionModel()->selectedRows();
+    selectionWhy_->clear();
+    if (!rows.isEmpty()) {
+        const int row = sorted_->mapToSource(rows.front()).row();
+        QStringList lines;
+        const QString changed = results_->changedFromRankAbove(row);
+        lines << (row == 0 ? tr("#1 ranks first.")
+                           : tr("#%1 differs from #%2 in %3.").arg(row + 1).arg(row).arg(changed));
+        const auto& chosen = results_->configuration(row);
+        if (!chosen.whyBeatsNext.empty()) {
+            lines << tr("#%1 %2.").arg(row + 1).arg(QString::fromStdString(chosen.whyBeatsNext));
+        }
+        if (!chosen.timelineDifference.empty()) {
+            lines << QString::fromStdString(chosen.timelineDifference);
+        }
+        selectionWhy_->setText(lines.join('\n'));
+    }
     if (rows.isEmpty()) {
         chart_->setSelected(frontChoice_);
         return;

@@ -51,6 +51,8 @@ public:
     QTableView* table() const { return table_; }
     ParetoChart* paretoChart() const { return chart_; }
     QLabel* status() const { return status_; }
+    // The selected row's settings that differ from the rank above and why it ranks where it does.
+    QLabel* selectionWhy() const { return selectionWhy_; }
 
 signals:
     void searchFinished();
@@ -79,6 +81,7 @@ private:
     QPushButton* exportChart_;
     QProgressBar* progress_;
     QLabel* status_;
+    QLabel* selectionWhy_;
     TuneResultsModel* results_;
     QSortFilterProxyModel* sorted_;
     QTableView* table_;

@@ -1,5 +1,6 @@
 #include "widgets/TuneResultsModel.hpp"
 
+#include <QFont>
 #include <QLocale>
 
 namespace podscope::ui {
@@ -35,10 +36,36 @@ int TuneResultsModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : kColumnCount;
 }
 
+bool TuneResultsModel::differsFromRankAbove(int row, int dimension) const {
+    const auto d = static_cast<std::size_t>(dimension);
+    return row > 0 && configuration(row).settings[d] != configuration(row - 1).settings[d];
+}
+
+QString TuneResultsModel::changedFromRankAbove(int row) const {
+    QStringList changes;
+    for (int d = 0; d < search::kDimensionCount; ++d) {
+        if (differsFromRankAbove(row, d)) {
+            const auto i = static_cast<std::size_t>(d);
+            changes << QStringLiteral("%1 %2 (#%3: %4)")
+                           .arg(QString::fromStdString(search::dimensionKeys()[i]),
+                                QString::fromStdString(configuration(row).settings[i]))
+                           .arg(row)
+                           .arg(QString::fromStdString(configuration(row - 1).settings[i]));
+        }
+    }
+    return changes.join(QStringLiteral(", "));
+}
+
 QVariant TuneResultsModel::sortValue(int row, int column) const {
     const auto& r = configuration(row);
     if (column == kRankColumn) {
         return row + 1;
+    }
+    if (column == kChangedColumn) {
+        return changedFromRankAbove(row);
+    }
+    if (column == kWhyColumn) {
+        return QString::fromStdString(r.whyBeatsNext);
     }
     if (column >= kFirstSettingColumn) {
         const QString text = QString::fromStdString(
@@ -67,11 +94,20 @@ QVariant TuneResultsModel::data(const QModelIndex& index, int role) const {
     }
     if (role == Qt::TextAlignmentRole) {
         // Numbers (the results, chips, batches, chunks) right-aligned; words left.
-        return column < kFirstSettingColumn || sortValue(row, column).typeId() == QMetaType::Double
+        return column < kChangedColumn || sortValue(row, column).typeId() == QMetaType::Double
                    ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
                    : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
     }
     const auto& r = configuration(row);
+    const bool isSetting = column >= kFirstSettingColumn && column < kWhyColumn;
+    if (role == Qt::FontRole) {
+        if (!isSetting || !differsFromRankAbove(row, column - kFirstSettingColumn)) {
+            return {};
+        }
+        QFont bold;
+        bold.setBold(true);
+        return bold;
+    }
     if (role == Qt::ToolTipRole) {
         return QString::fromStdString(r.whyBeatsNext + (r.timelineDifference.empty()
                                                             ? std::string()
@@ -96,6 +132,9 @@ QVariant TuneResultsModel::data(const QModelIndex& index, int role) const {
     if (column == kRankColumn) {
         return row + 1;
     }
+    if (column == kChangedColumn || column == kWhyColumn) {
+        return sortValue(row, column);
+    }
     // Whole numbers as the locale writes them (4,096 chips, a batch of 65,536).
     const QString text =
         QString::fromStdString(r.settings[static_cast<std::size_t>(column - kFirstSettingColumn)]);
@@ -111,6 +150,12 @@ QVariant TuneResultsModel::headerData(int section, Qt::Orientation orientation, 
     }
     if (section == kRankColumn) {
         return tr("rank");
+    }
+    if (section == kChangedColumn) {
+        return tr("differs from the rank above");
+    }
+    if (section == kWhyColumn) {
+        return tr("why it ranks above the next");
     }
     if (section >= kFirstSettingColumn) {
         return QString::fromStdString(
