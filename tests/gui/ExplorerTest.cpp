@@ -284,8 +284,8 @@ private slots:
         const QRegularExpression number("[0-9]");
         int chartsWithData = 0;
         for (QChartView* view : views) {
-            const QString title = view->chart()->title().isEmpty() ? view->objectName()
-                                                                   : view->chart()->title();
+            const QString title =
+                view->chart()->title().isEmpty() ? view->objectName() : view->chart()->title();
             int answered = 0;
             bool hasData = false;
             for (QAbstractSeries* series : view->chart()->series()) {
@@ -311,7 +311,8 @@ private slots:
                 QVERIFY2(!text.trimmed().isEmpty(), qPrintable(title + ": " + series->name()));
                 answered += text.contains(number) ? 1 : 0;
             }
-            // A chart with nothing drawn yet (the link chart before a replay) has no point to hover.
+            // A chart with nothing drawn yet (the link chart before a replay) has no point to
+            // hover.
             QVERIFY2(answered > 0 || !hasData, qPrintable(title + " shows no values on hover"));
             chartsWithData += hasData ? 1 : 0;
         }

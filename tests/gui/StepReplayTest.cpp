@@ -8,8 +8,10 @@
 #include "widgets/MainWindow.hpp"
 #include "widgets/TimelinePanel.hpp"
 
+#include <QLabel>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTest>
 #include <QWheelEvent>
 #include <cmath>
@@ -230,6 +232,31 @@ private slots:
         window.setReplayKind(ReplayKind::Step);
         QVERIFY(shown.wait(60000));
         QCOMPARE(window.stepRun()->scenario.globalBatch, changed.globalBatch);
+    }
+
+    // Issue 23: a refusal's text is shown whole, in the wrapped note above the view; the
+    // one-line status (which cuts long text) only points to it.
+    void aReplayThatCannotBeSimulatedSaysWhyWhole() {
+        MainWindow& window = stepWindow();
+        QSignalSpy failed(&window, &MainWindow::runFailed);
+        Scenario refused = resnet();
+        refused.globalBatch += 1; // no longer divides over the replicas
+        window.showTraining(refused);
+        QVERIFY(failed.wait(60000));
+        const QString message = failed.front().front().toString();
+        QVERIFY(message.size() > 40);
+        QTRY_VERIFY(window.showsStaleMark());
+        QVERIFY2(window.staleMarkText().contains(message), qPrintable(window.staleMarkText()));
+        auto* note = window.findChild<QLabel*>("staleMark");
+        QVERIFY(note && note->wordWrap());
+        for (auto* status : window.statusBar()->findChildren<QLabel*>()) {
+            QVERIFY2(!status->text().contains(message), qPrintable(status->text()));
+        }
+        // A configuration that simulates clears the note.
+        QSignalSpy shown(&window, &MainWindow::stepRunShown);
+        window.showTraining(resnet());
+        QVERIFY(shown.wait(60000));
+        QTRY_VERIFY(!window.showsStaleMark());
     }
 
     // Changes during a simulation: only the last configuration's step is ever shown.

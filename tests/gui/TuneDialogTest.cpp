@@ -171,13 +171,14 @@ private slots:
         QVERIFY(model.index(0, TuneResultsModel::kChangedColumn).data().toString().isEmpty());
         int rowsWithChanges = 0;
         for (int row = 1; row < model.rowCount(); ++row) {
-            const QString changed = model.index(row, TuneResultsModel::kChangedColumn).data().toString();
+            const QString changed =
+                model.index(row, TuneResultsModel::kChangedColumn).data().toString();
             int differing = 0;
             for (int d = 0; d < search::kDimensionCount; ++d) {
                 const auto i = static_cast<std::size_t>(d);
                 const QString key = QString::fromStdString(search::dimensionKeys()[i]);
-                const bool differs =
-                    model.configuration(row).settings[i] != model.configuration(row - 1).settings[i];
+                const bool differs = model.configuration(row).settings[i] !=
+                                     model.configuration(row - 1).settings[i];
                 differing += differs ? 1 : 0;
                 const QVariant font =
                     model.index(row, TuneResultsModel::kFirstSettingColumn + d).data(Qt::FontRole);

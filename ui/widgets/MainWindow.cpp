@@ -133,7 +133,12 @@ MainWindow::MainWindow(const Scenario& training, bool withView, QWidget* parent)
     connect(runner_, &LatestOnlyRunnerBase::failed, this, [this](const QString& message) {
         progress_->setVisible(false);
         cancel_->setVisible(false);
-        status_->setText(tr("Simulation failed: %1").arg(message));
+        // The message whole in the note above the view; the one-line status only points to it.
+        status_->setText(tr("Simulation failed (see the note above the view)"));
+        collectiveFailure_ = tr("The view shows the previous result: this configuration's "
+                                "collective could not be simulated: %1")
+                                 .arg(message);
+        updateStaleMark();
         emit runFailed(message);
     });
     connect(runner_, &LatestOnlyRunnerBase::cancelled, this, [this] {
@@ -555,20 +560,21 @@ void MainWindow::setStale(bool stale) {
 }
 
 void MainWindow::showStepFailure(const QString& message) {
-    stepFailure_ = message;
+    stepFailure_ = message.isEmpty() ? QString()
+                                     : tr("The replay shows the previous step: this "
+                                          "configuration's step could not be simulated: %1")
+                                           .arg(message);
     updateStaleMark();
 }
 
 void MainWindow::updateStaleMark() {
     if (refusedStale_) {
         staleView_->setText(staleMarkLabelText());
-    } else if (!stepFailure_.isEmpty()) {
-        staleView_->setText(
-            tr("The replay shows the previous step: this configuration's step could not be "
-               "simulated: %1")
-                .arg(stepFailure_));
+    } else if (!stepFailure_.isEmpty() || !collectiveFailure_.isEmpty()) {
+        staleView_->setText(stepFailure_.isEmpty() ? collectiveFailure_ : stepFailure_);
     }
-    staleView_->setVisible(refusedStale_ || !stepFailure_.isEmpty());
+    staleView_->setVisible(refusedStale_ || !stepFailure_.isEmpty() ||
+                           !collectiveFailure_.isEmpty());
 }
 
 bool MainWindow::showsStaleMark() const {
@@ -594,6 +600,8 @@ void MainWindow::requestRun() {
 
 void MainWindow::showRun(std::shared_ptr<const ScenarioRun> run) {
     const auto previous = std::exchange(run_, std::move(run)); // kept alive until recoloured
+    collectiveFailure_.clear();
+    updateStaleMark();
     const auto& result = run_->simulation.results.front();
     status_->setText(tr("%1: %2 chips, %3 of %4 MiB, %5 chunks: %6 (simulated in %7 ms)")
                          .arg(QString::fromStdString(run_->topology.spec().name))

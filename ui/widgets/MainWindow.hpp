@@ -193,6 +193,7 @@ private:
     QLabel* staleView_ = nullptr;
     bool refusedStale_ = false; // the configuration is refused (setStale)
     QString stepFailure_;       // why the shown step is not this configuration's, if it is not
+    QString collectiveFailure_; // likewise for the collective the view shows
     QToolBar* toolbar_ = nullptr;
     bool presentation_ = false;
     bool closeConfirmed_ = false; // the user chose Save or Discard about unsaved changes
