@@ -2,6 +2,7 @@
 // whole span plays, the loop at the end, and which moves signal a redraw.
 #include "widgets/ReplayClock.hpp"
 
+#include <QLocale>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -22,6 +23,24 @@ private slots:
         clock.setSpan(1e-3, 10); // a shorter span: clamped into it
         QCOMPARE(clock.timeS(), 1e-3);
         QCOMPARE(clock.fraction(), 1.0);
+    }
+
+    // Issue 23: the reading is written as people write durations ("1.375 s", not
+    // "1374589.6 µs"), in one unit chosen by the span, so it keeps its unit as it runs.
+    void theReadingIsInOneUnitChosenByTheSpan() {
+        QLocale::setDefault(QLocale::c());
+        ReplayClock clock;
+        clock.setSpan(4.5819654, 10);
+        clock.place(1.3745896);
+        QCOMPARE(clock.reading(), QString("1.375 s / 4.582 s"));
+        clock.setSpan(2.627e-3, 10);
+        clock.place(2.3406e-3);
+        QCOMPARE(clock.reading(), QString("2.341 ms / 2.627 ms"));
+        clock.place(1e-6); // early in the span: still in the span's unit
+        QCOMPARE(clock.reading(), QString("0.001 ms / 2.627 ms"));
+        clock.setSpan(512.25e-6, 10);
+        clock.place(256.1e-6);
+        QCOMPARE(clock.reading(), QString("256.1 µs / 512.3 µs"));
     }
 
     void aWholeSpanPlaysInItsReplaySecondsAndLoops() {

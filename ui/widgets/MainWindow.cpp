@@ -67,11 +67,7 @@ ViewScenario initialView(const Scenario& training) {
     }
 }
 
-// The replay clock keeps one unit while it runs; status lines write durations as the CLI does.
-QString microseconds(double seconds) {
-    return QString::number(seconds * 1e6, 'f', 1) + QStringLiteral(" µs");
-}
-
+// Status lines write durations as the CLI does.
 QString durationText(double seconds) {
     return QString::fromStdString(readableDuration(seconds));
 }
@@ -880,7 +876,7 @@ void MainWindow::renderFrame() {
     if (!(chipLegend_->legend() == frame_.chipLegend)) {
         chipLegend_->setLegend(frame_.chipLegend);
     }
-    const QString time = microseconds(timeS) + " / " + microseconds(duration);
+    const QString time = clock_->reading();
     if (timeLabel_->text() != time) {
         timeLabel_->setText(time);
     }

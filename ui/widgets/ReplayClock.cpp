@@ -1,5 +1,8 @@
 #include "widgets/ReplayClock.hpp"
 
+#include "figure/TimeUnit.hpp"
+
+#include <QLocale>
 #include <algorithm>
 #include <cmath>
 
@@ -57,6 +60,17 @@ void ReplayClock::advance(double wallSeconds) {
         timeS_ = std::fmod(timeS_, durationS_);
     }
     emit timeChanged(timeS_);
+}
+
+QString ReplayClock::reading() const {
+    const TimeUnit unit = timeUnitFor(durationS_);
+    const int decimals = unit.perSecond > 1e3 ? 1 : 3;
+    const QLocale locale;
+    const auto write = [&](double seconds) {
+        return locale.toString(seconds * unit.perSecond, 'f', decimals) + QChar(' ') +
+               QString::fromUtf8(unit.symbol);
+    };
+    return write(timeS_) + QStringLiteral(" / ") + write(durationS_);
 }
 
 } // namespace podscope::ui

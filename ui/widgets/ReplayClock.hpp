@@ -2,6 +2,7 @@
 
 #include <QElapsedTimer>
 #include <QObject>
+#include <QString>
 #include <QTimer>
 
 namespace podscope::ui {
@@ -23,6 +24,9 @@ public:
     double timeS() const { return timeS_; }
     // The time as a share of the span; `ifEmpty` when nothing is replayed.
     double fraction(double ifEmpty = 0) const;
+    // "1.375 s / 4.582 s": the time and the span in one unit, chosen by the span so that the
+    // reading keeps its unit and width while it runs (µs to one decimal, ms and s to three).
+    QString reading() const;
 
     // Moves the time (clamped) and signals timeChanged.
     void setTimeS(double timeS);
