@@ -349,7 +349,7 @@ Machine parseMachine(std::string_view text, const std::string& origin) {
         m.named.push_back(std::move(s));
     }
     const json& slices = r.section("slices");
-    r.text(slices, "source", "slices.source");
+    m.slicesSource = r.text(slices, "source", "slices.source");
     if (!slices.contains("list") || !slices.at("list").is_array() || slices.at("list").empty()) {
         r.fail("slices.list", "missing, or not a non-empty array");
     }

@@ -73,6 +73,7 @@ struct Machine {
     std::string calibrationBasis;                // "fitted" or "carried-over"
     std::vector<MachineSlice> named;
     std::vector<MachineSlice> slices; // ascending chip counts
+    std::string slicesSource;         // where the shapes and their wrap-around come from
 
     std::vector<MachineFact> facts;
 

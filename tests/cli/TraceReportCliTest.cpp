@@ -108,6 +108,25 @@ TEST(ReportCli, WritesTheReportDirectoryWithProgress) {
 #endif
 }
 
+// Issue 23: the report is read outside the repository: it cites its sources by name (papers,
+// MLPerf runs, machine descriptions), never by a path inside PodScope's source tree. The 4096-chip
+// ResNet-50 preset explains its super-linear points from the machine's slices, the text that
+// once named resources/machines/<file>.json.
+TEST(ReportCli, TheReportCitesItsSourcesWithoutInternalPaths) {
+    ScratchDir dir;
+    const auto out = dir.path / "report";
+    const auto r =
+        runCli({"report", "--preset", "mlperf07-resnet50-tf-4096", "--out", out.string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string html = readFile(out / "report.html");
+    EXPECT_NE(html.find("machine description"), std::string::npos);
+    for (const char* internal : {"resources/", "shared/", "docs/", "tests/", "../", ".md"}) {
+        const auto at = html.find(internal);
+        EXPECT_EQ(at, std::string::npos)
+            << internal << " in: " << html.substr(at == std::string::npos ? 0 : at - 80, 160);
+    }
+}
+
 TEST(ReportCli, AConfigurationNamingAPresetIsComparedWithItsMeasuredRun) {
     ScratchDir dir;
     const auto config = dir.path / "named.json";

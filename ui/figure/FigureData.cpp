@@ -37,10 +37,14 @@ std::string perCoreText(double examples) {
 }
 
 // "32x32, wrap-around in X and Y" for a standard slice; empty when it is not one.
-std::string sliceText(double chips) {
+std::string figureMachine(const ScalingFigure& f) {
+    return f.machine.empty() ? defaultMachineName() : f.machine;
+}
+
+std::string sliceText(const ScalingFigure& f, double chips) {
     try {
         const TopologyPreset slice =
-            standardSlice(defaultMachineName(), static_cast<std::int64_t>(chips));
+            standardSlice(figureMachine(f), static_cast<std::int64_t>(chips));
         std::string dims;
         std::string wrapped;
         static const char* names = "XYZW";
@@ -61,10 +65,20 @@ std::string sliceText(double chips) {
     }
 }
 
-bool sliceWraps(double chips) {
+// Whether the machine file says that some of its slice shapes are assumed, not published.
+bool slicesRestOnAssumptions(const ScalingFigure& f) {
+    try {
+        return bundledMachine(figureMachine(f)).slicesSource.find("assumption") !=
+               std::string::npos;
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
+bool sliceWraps(const ScalingFigure& f, double chips) {
     try {
         const TopologyPreset slice =
-            standardSlice(defaultMachineName(), static_cast<std::int64_t>(chips));
+            standardSlice(figureMachine(f), static_cast<std::int64_t>(chips));
         for (const bool w : slice.wrap) {
             if (w) {
                 return true;
@@ -97,15 +111,18 @@ std::string superLinearNote(const ScalingFigure& f) {
     if (haveSync && f.gradientSyncS[first] < f.gradientSyncS[first - 1]) {
         note += " The exposed gradient sync per step falls from " +
                 fixedDecimals(f.gradientSyncS[first - 1] * 1e3, 2) + " ms on " +
-                chipsText(f.model[first - 1].x) + " (" + sliceText(f.model[first - 1].x) + ") to " +
-                fixedDecimals(f.gradientSyncS[first] * 1e3, 2) + " ms on " +
-                chipsText(f.model[first].x) + " (" + sliceText(f.model[first].x) + ").";
-        if (!sliceWraps(f.model.front().x) && sliceWraps(f.model[first].x)) {
-            note += " The smallest slices are meshes without wrap-around links (the 16-chip "
-                    "v3-32 by its system description, 32 to 256 chips by assumption: they span no "
-                    "full 32-chip ring) and larger ones wrap (resources/machines/tpu-v3.json): "
-                    "the ideal line extends a mesh, which a torus beats. The points above it come "
-                    "from the slices' links, not from the training itself.";
+                chipsText(f.model[first - 1].x) + " (" + sliceText(f, f.model[first - 1].x) +
+                ") to " + fixedDecimals(f.gradientSyncS[first] * 1e3, 2) + " ms on " +
+                chipsText(f.model[first].x) + " (" + sliceText(f, f.model[first].x) + ").";
+        if (!sliceWraps(f, f.model.front().x) && sliceWraps(f, f.model[first].x)) {
+            note +=
+                " The smallest slices are meshes without wrap-around links and larger ones "
+                "wrap (the slice shapes of the " +
+                figureMachine(f) + " machine description, with their sources" +
+                (slicesRestOnAssumptions(f) ? "; some shapes' wrap-around is an assumption" : "") +
+                "): the ideal line "
+                "extends a mesh, which a torus beats. The points above it come from the "
+                "slices' links, not from the training itself.";
         }
     }
     return note;
@@ -151,8 +168,8 @@ std::string subtitle(const ScalingFigure& figure) {
 
 std::string caption(const ScalingFigure& figure) {
     std::string text = "Throughput of " + figure.workload +
-                       " in examples per second on the standard TPU-v3 slices, both axes "
-                       "logarithmic. ";
+                       " in examples per second on the standard slices of " +
+                       figureMachine(figure) + ", both axes logarithmic. ";
     if (figure.kind == ScalingFigure::Kind::Strong) {
         text += "Strong scaling keeps the global batch (" + groupDigits(figure.globalBatch) +
                 "), so each chip gets fewer examples as the slice grows. ";
@@ -440,6 +457,7 @@ ScalingFigure scalingFrom(const Scenario& scenario, const TrainingResult& result
     ScalingFigure f;
     f.kind = kind;
     f.workload = workloadLabel(scenario.workload);
+    f.machine = scenario.hardware;
     f.globalBatch = static_cast<double>(scenario.globalBatch);
     f.batchPerChip = static_cast<double>(scenario.globalBatch) / static_cast<double>(result.chips);
     for (const auto& p : sweep) {

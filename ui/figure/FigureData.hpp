@@ -34,6 +34,7 @@ struct ScalingFigure {
     };
     Kind kind = Kind::Strong;
     std::string workload;
+    std::string machine;               // whose slices the chip counts are (resources/machines)
     double globalBatch = 0;            // Strong
     double batchPerChip = 0;           // Weak
     std::vector<FigurePoint> model;    // chips, examples/s (slices the model refuses left out)
