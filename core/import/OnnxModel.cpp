@@ -1,6 +1,7 @@
 #include "import/OnnxModel.hpp"
 
 #include "common/InputError.hpp"
+#include "import/OnnxAttributeCheck.hpp"
 #include "import/OnnxInferenceGuard.hpp"
 #include "import/OnnxShapeFolding.hpp"
 #include "import/OnnxShapes.hpp"
@@ -278,6 +279,7 @@ OnnxModel prepareOnnxModel(const std::string& bytes, const std::string& file) {
     bindBatch(m, file);
     // Absurd declared shapes fail before inference multiplies them.
     [[maybe_unused]] const TensorShapes declared(g, file);
+    checkWindowAttributes(g, file);
     inferShapes(m, file);
     return m;
 }

@@ -250,6 +250,90 @@ TEST(OnnxBadFile, TransposedConvolutionWithAComputedWeightOfTheWrongRank) {
     EXPECT_NE(message.find("weight '" + name + "' of rank 1"), std::string::npos) << message;
 }
 
+// The first node of `opType` in `m`, with its attribute `name` set to `values` (made if absent).
+void setInts(onnx::ModelProto& m, const std::string& opType, const std::string& name,
+             const std::vector<std::int64_t>& values) {
+    for (auto& n : *m.mutable_graph()->mutable_node()) {
+        if (n.op_type() != opType) {
+            continue;
+        }
+        onnx::AttributeProto* a = nullptr;
+        for (auto& existing : *n.mutable_attribute()) {
+            if (existing.name() == name) {
+                a = &existing;
+            }
+        }
+        if (a == nullptr) {
+            a = n.add_attribute();
+            a->set_name(name);
+            a->set_type(onnx::AttributeProto::INTS);
+        }
+        a->clear_ints();
+        for (const auto v : values) {
+            a->add_ints(v);
+        }
+        return;
+    }
+    ADD_FAILURE() << "no " << opType << " node";
+}
+
+// ONNX 1.12's Conv and pool inference divides by the strides unchecked: a stride of 0 stopped
+// the process with SIGFPE (found by podscope_fuzz_onnx in CI). Window attributes are checked
+// before inference, against the operators' definition (1 or more).
+TEST(OnnxBadFile, ConvolutionWithAStrideOfZero) {
+    const std::string message = refusal([](onnx::ModelProto& m) {
+        setInts(m, "Conv", "strides", {0, 0});
+    });
+    EXPECT_NE(message.find("(Conv) has strides 0"), std::string::npos) << message;
+    EXPECT_NE(message.find("strides must be from 1 to"), std::string::npos) << message;
+}
+
+TEST(OnnxBadFile, PoolWithANegativeDilationOrAnAbsurdKernel) {
+    const std::string dilation = refusal([](onnx::ModelProto& m) {
+        setInts(m, "MaxPool", "dilations", {1, -1});
+    });
+    EXPECT_NE(dilation.find("(MaxPool) has dilations -1"), std::string::npos) << dilation;
+    const std::string kernel = refusal([](onnx::ModelProto& m) {
+        setInts(m, "MaxPool", "kernel_shape", {3, 1LL << 40});
+    });
+    EXPECT_NE(kernel.find("(MaxPool) has kernel_shape 1099511627776"), std::string::npos) << kernel;
+}
+
+// The same check inside a subgraph (an If's branch), which inference also descends into.
+TEST(OnnxBadFile, AStrideOfZeroInASubgraph) {
+    const std::string message = refusal([](onnx::ModelProto& m) {
+        auto& g = *m.mutable_graph();
+        onnx::NodeProto conv;
+        for (const auto& n : g.node()) {
+            if (n.op_type() == "Conv") {
+                conv = n;
+                break;
+            }
+        }
+        auto* branch = g.add_node();
+        branch->set_op_type("If");
+        branch->set_name("branch");
+        branch->add_input(g.input(0).name());
+        branch->add_output("branch_out");
+        auto* then = branch->add_attribute();
+        then->set_name("then_branch");
+        then->set_type(onnx::AttributeProto::GRAPH);
+        auto* body = then->mutable_g();
+        body->set_name("then");
+        auto* inner = body->add_node();
+        *inner = conv;
+        inner->set_name("inner_conv");
+        for (auto& a : *inner->mutable_attribute()) {
+            if (a.name() == "strides") {
+                a.clear_ints();
+                a.add_ints(0);
+                a.add_ints(0);
+            }
+        }
+    });
+    EXPECT_NE(message.find("node 'inner_conv' (Conv) has strides 0"), std::string::npos) << message;
+}
+
 // ONNX 1.12's data propagation of Shape reads its input's type unchecked. In the token tagger
 // with the Transpose before its LSTM renamed to an operator no schema knows (a fuzzed file of
 // podscope_fuzz_onnx), nothing after it has a type, and the GRU's Shape of the LSTM's output
