@@ -149,7 +149,7 @@ std::vector<CollectiveSpec> gradientSpecs(const StepPlan& p, const Scenario& s,
         spec.groups.kind = GroupLayout::Kind::AcrossTiles;
         spec.groups.tile = p.parallelism.replicaTile;
     }
-    if (!s.weightUpdateSharding) {
+    if (!p.weightUpdateSharded) {
         spec.op = CollectiveOp::AllReduce;
         return {spec};
     }
@@ -173,6 +173,7 @@ void addGradientExchanges(StepPlan& p, const Scenario& s) {
         tensor && p.parallelism.chipsPerReplica > 1
             ? static_cast<int>(p.topology.chipCount() / p.parallelism.chipsPerReplica)
             : static_cast<int>(p.topology.chipCount());
+    p.weightUpdateSharded = s.weightUpdateSharding && p.gradientGroupChips > 1;
     if (p.gradientGroupChips <= 1 && !onChipSum) {
         return;
     }
@@ -209,7 +210,7 @@ void addGradientExchanges(StepPlan& p, const Scenario& s) {
         // The two cores of a chip reduce-scatter between them (half the bytes each way), and for
         // an all-reduce gather back (the other half).
         e.onChipBytes =
-            onChipSum ? b.fraction * bytesPerChip * (s.weightUpdateSharding ? 0.5 : 1.0) : 0;
+            onChipSum ? b.fraction * bytesPerChip * (p.weightUpdateSharded ? 0.5 : 1.0) : 0;
         if (p.gradientGroupChips > 1) {
             CollectiveSpec spec = specs.front();
             spec.bytesPerChip = b.fraction * bytesPerChip;
@@ -217,7 +218,7 @@ void addGradientExchanges(StepPlan& p, const Scenario& s) {
         }
         p.exchanges.push_back(e);
     }
-    if (s.weightUpdateSharding && p.gradientGroupChips > 1) {
+    if (p.weightUpdateSharded) {
         Exchange gather;
         gather.kind = ExchangeKind::GradientGather;
         gather.phase = StepPhase::Update;
@@ -238,7 +239,7 @@ void planOptimizer(StepPlan& p, const Scenario& s) {
     // buffer (one fused kernel); otherwise every core updates each of its weight tensors.
     double updated = p.parametersPerCore;
     double launches = weightLayers;
-    if (s.weightUpdateSharding && p.gradientGroupChips > 1) {
+    if (p.weightUpdateSharded) {
         updated /= static_cast<double>(p.gradientGroupChips) *
                    (p.parallelism.kind == ModelParallelKind::Tensor
                         ? 1.0
@@ -263,7 +264,7 @@ void planOptimizer(StepPlan& p, const Scenario& s) {
     p.optimizer.work.launches = launches;
 }
 
-void planMemory(StepPlan& p, const Scenario& s) {
+void planMemory(StepPlan& p) {
     const OptimizerDefinition& def = optimizerDefinition(p.workload->optimizer);
     const LoweringRules& r = loweringRules();
     MemoryUse& m = p.memory;
@@ -272,7 +273,7 @@ void planMemory(StepPlan& p, const Scenario& s) {
     m.weights = params * (4 + r.weightBytes);
     m.gradients = params * r.weightGradientBytes;
     m.optimizerState =
-        (s.weightUpdateSharding ? p.optimizer.parametersUpdated : params) * def.stateValues * 4;
+        (p.weightUpdateSharded ? p.optimizer.parametersUpdated : params) * def.stateValues * 4;
     for (const LayerCost& c : p.layers) {
         m.activations += c.savedBytes;
         m.workspace = std::max(m.workspace, c.workspaceBytes);
@@ -456,7 +457,7 @@ StepPlan buildStepPlanUnchecked(const Scenario& scenario, const CoreCalibration*
     addGradientExchanges(p, s);
     planDcn(p, s);
     planOptimizer(p, s);
-    planMemory(p, s);
+    planMemory(p);
     rematerialize(p, s.remat);
     return p;
 }

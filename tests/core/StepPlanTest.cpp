@@ -206,6 +206,31 @@ TEST(Optimizer, WeightUpdateShardingDividesTheUpdateByTheReplicas) {
     EXPECT_DOUBLE_EQ(replicated.optimizer.work.hbmBytes, 30 * replicated.parametersPerCore);
 }
 
+// Issue 19: on one chip weight-update sharding halved the on-chip gradient sum and changed
+// nothing else. One chip has no other replica to share the update with: the option is a no-op.
+TEST(Optimizer, WeightUpdateShardingOnOneChipChangesNothing) {
+    for (const std::string name : {"mlperf07-resnet50-tf2-16", "mlperf07-bert-tf2-16"}) {
+        Scenario s = preset(name);
+        useStandardSlice(s, 1);
+        s.globalBatch = name.find("bert") != std::string::npos ? 16 : 256;
+        s.weightUpdateSharding = false;
+        const StepPlan replicated = buildStepPlan(s);
+        const TrainingResult off = simulateTraining(s);
+        s.weightUpdateSharding = true;
+        const StepPlan sharded = buildStepPlan(s);
+        const TrainingResult on = simulateTraining(s);
+        EXPECT_FALSE(sharded.weightUpdateSharded) << name;
+        EXPECT_DOUBLE_EQ(on.trainStepS, off.trainStepS) << name;
+        EXPECT_DOUBLE_EQ(on.stepTimeS, off.stepTimeS) << name;
+        EXPECT_DOUBLE_EQ(onChipGradientBytes(sharded), onChipGradientBytes(replicated)) << name;
+        EXPECT_GT(onChipGradientBytes(sharded), 0) << name; // the two cores still sum
+        EXPECT_EQ(sharded.exchanges.size(), replicated.exchanges.size()) << name;
+        EXPECT_DOUBLE_EQ(sharded.optimizer.parametersUpdated, replicated.optimizer.parametersUpdated)
+            << name;
+        EXPECT_DOUBLE_EQ(sharded.memory.total(), replicated.memory.total()) << name;
+    }
+}
+
 TEST(BatchNorm, CrossReplicaSumsCostLatencyPerLayer) {
     Scenario s = preset("mlperf07-resnet50-tf-4096");
     const TrainingResult grouped = simulateTraining(s);
