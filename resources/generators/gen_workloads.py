@@ -48,8 +48,10 @@ def schedule(unit, every, first=None, mode="sync", fixed=0.0, first_extra=0.0, t
 def startup(default, source_default, **per_framework):
     """Seconds from run_start to the first steady step, measured per framework in the logs."""
     out = {"default": V(default, source_default)}
-    for fw, (value, source) in per_framework.items():
+    for fw, (value, source, *fill) in per_framework.items():
         out[fw] = V(value, source)
+        if fill:  # a cache fill: the chips of the measured slice (it scales with 1 / hosts)
+            out[fw]["cache_fill_measured_chips"] = V(*fill[0])
     return out
 
 
@@ -166,7 +168,8 @@ W["resnet50"] = {
     "in_run_startup_s": startup(3.0, "[B] about the mean of the TF (4.0 s) and JAX (2.3 s) measurements",
         tf=(4.0, "[B] " + R07 + "results/tpu-v3-8192-TF/resnet logs: first block 4.6-5.6 s against steady 1.11 s"),
         jax=(2.3, "[B] " + R07 + "results/tpu-v3-8192-JAX/resnet logs: first block 3.24-3.68 s against steady 1.12-1.14 s"),
-        tf2=(149.0, "[B] " + R07 + "results/tpu-v3-32-TF2.0/resnet logs: the first 3-epoch block takes 266.9 s against 117.9 s at the steady rate (the decoded-image cache fills on the first pass)")),
+        tf2=(149.0, "[B] " + R07 + "results/tpu-v3-32-TF2.0/resnet logs: the first 3-epoch block takes 266.9 s against 117.9 s at the steady rate (the decoded-image cache fills on the first pass)",
+             (16, "[A] " + R07 + "results/tpu-v3-32-TF2.0: a v3-32 slice, 16 chips. Assumption (not measured at another size): each host runs its own input pipeline and decodes and caches its share of ImageNet on the first pass (1 / hosts of the data set), so the fill scales with that share: 149 s x (hosts of the measured slice) / (hosts of the run), hosts counted alike for both; a slice within one host fills the whole set"))),
     "convergence": convergence("resnet50", [
         {"global_batch": 4096, "steps": 12168, "framework": "tf2", "source": "[A] " + R07 + "results/tpu-v3-32-TF2.0/resnet: 10 evaluations, 39 epochs of 312 steps"},
         {"global_batch": 65536, "steps": 1738, "framework": "tf", "source": "[A] CSV and run flags: the three TF 4096-chip runs the score keeps stop at the 22nd evaluation, 22 x 79 steps"},
