@@ -159,6 +159,11 @@ std::vector<CollectiveSpec> gradientSpecs(const StepPlan& p, const Scenario& s,
     return {spec, gather};
 }
 
+// HBM passes over a half-sized gradient on a chip of two cores: summing reads two operands and
+// writes one; gathering reads one and writes one.
+constexpr double kSumPasses = 3;
+constexpr double kGatherPasses = 2;
+
 void addGradientExchanges(StepPlan& p, const Scenario& s) {
     const bool tensor = p.parallelism.kind == ModelParallelKind::Tensor;
     const int coresPerChip = p.topology.coresPerChip();
@@ -207,10 +212,15 @@ void addGradientExchanges(StepPlan& p, const Scenario& s) {
                                                                   : StepPhase::AfterBackward;
         e.readyAfterS = b.readyS;
         e.layer = b.layer;
-        // The two cores of a chip reduce-scatter between them (half the bytes each way), and for
-        // an all-reduce gather back (the other half).
-        e.onChipBytes =
-            onChipSum ? b.fraction * bytesPerChip * (p.weightUpdateSharded ? 0.5 : 1.0) : 0;
+        // The two cores of a chip reduce-scatter between them, then for an all-reduce gather
+        // back. Counted as each core's HBM moves them: a core sums half the gradient, reading
+        // both cores' copies of that half and writing the sum (three half-sized passes:
+        // its own read, the other core's read of it, the write); the gather reads the other
+        // core's summed half and writes it here (two half-sized passes).
+        e.onChipBytes = onChipSum ? b.fraction * bytesPerChip *
+                                        (kSumPasses + (p.weightUpdateSharded ? 0 : kGatherPasses)) /
+                                        2
+                                  : 0;
         if (p.gradientGroupChips > 1) {
             CollectiveSpec spec = specs.front();
             spec.bytesPerChip = b.fraction * bytesPerChip;
@@ -223,7 +233,7 @@ void addGradientExchanges(StepPlan& p, const Scenario& s) {
         gather.kind = ExchangeKind::GradientGather;
         gather.phase = StepPhase::Update;
         gather.collective = specs.back();
-        gather.onChipBytes = onChipSum ? 0.5 * bytesPerChip : 0;
+        gather.onChipBytes = onChipSum ? kGatherPasses / 2 * bytesPerChip : 0;
         p.exchanges.push_back(gather);
     }
 }

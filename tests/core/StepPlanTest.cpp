@@ -69,6 +69,35 @@ TEST(GradientSum, OnChipSumWhereBothCoresHoldFullSizeGradients) {
     EXPECT_GT(onChipGradientBytes(buildStepPlan(preset("mlperf07-bert-tf-4096"))), 0);
 }
 
+// Issue 19: the on-chip sum was charged at 1x the gradient's bytes. Through each core's HBM, an
+// all-reduce of G bytes between the two cores is a reduce-scatter (sum a half: read both copies,
+// write one, 3 x G/2) and a gather (read the other half, write it, 2 x G/2): 2.5 G. With
+// weight-update sharding the reduce-scatter comes first (1.5 G), the gather after the update (G).
+TEST(GradientSum, OnChipSumReadsTwoOperandsAndWritesOne) {
+    Scenario s = preset("mlperf07-resnet50-tf-4096"); // fp32 gradients
+    const auto gather = [](const StepPlan& p) {
+        double bytes = 0;
+        for (const Exchange& e : p.exchanges) {
+            bytes += e.kind == ExchangeKind::GradientGather ? e.onChipBytes : 0;
+        }
+        return bytes;
+    };
+    s.weightUpdateSharding = false;
+    const StepPlan allReduce = buildStepPlan(s);
+    const double g = allReduce.parametersPerCore * 4;
+    EXPECT_NEAR(allReduce.parametersPerCore, 25.5e6, 0.3e6); // ResNet-50 v1.5, published
+    EXPECT_NEAR(onChipGradientBytes(allReduce), 2.5 * g, 1e-6 * g);
+    EXPECT_EQ(gather(allReduce), 0);
+    s.weightUpdateSharding = true;
+    const StepPlan sharded = buildStepPlan(s);
+    EXPECT_NEAR(onChipGradientBytes(sharded), 1.5 * g, 1e-6 * g);
+    EXPECT_NEAR(gather(sharded), 1.0 * g, 1e-6 * g);
+    // Bucketed, the buckets' sums add up to the same traffic.
+    s.gradient.overlap = GradientOverlap::Bucketed;
+    s.gradient.bucketMiB = 16;
+    EXPECT_NEAR(onChipGradientBytes(buildStepPlan(s)), 1.5 * g, 1e-6 * g);
+}
+
 TEST(GradientSum, TensorSplitSumsEachShardAcrossReplicasOnly) {
     const StepPlan p = buildStepPlan(preset("mlperf07-transformer-tf-4096"));
     int reduces = 0;
