@@ -139,14 +139,31 @@ TEST(Memory, WeightsGradientsAndStateFollowTheOptimizerDefinitions) {
     Scenario s = preset("mlperf07-bert-tf-4096");
     s.weightUpdateSharding = false;
     const StepPlan replicated = buildStepPlan(s);
-    const double params = replicated.parametersPerCore;
-    EXPECT_NEAR(params, 336e6, 4e6);
-    EXPECT_DOUBLE_EQ(replicated.memory.weights, params * (4 + 2)); // fp32 master and bf16 copy
-    EXPECT_DOUBLE_EQ(replicated.memory.gradients, params * 4);
-    EXPECT_DOUBLE_EQ(replicated.memory.optimizerState, params * 2 * 4);
+    // Against the published model and the mixed-precision LAMB recipe, not the code's own sums:
+    // BERT-large has 336 M parameters (Devlin et al.); each keeps an fp32 master and a bf16
+    // copy (6 bytes), an fp32 gradient (4) and LAMB's two fp32 moments m and v (8).
+    const double published = 336e6;
+    EXPECT_NEAR(replicated.memory.weights / published, 6, 6 * 0.012);
+    EXPECT_NEAR(replicated.memory.gradients / published, 4, 4 * 0.012);
+    EXPECT_NEAR(replicated.memory.optimizerState / published, 8, 8 * 0.012);
     s.weightUpdateSharding = true;
     const StepPlan sharded = buildStepPlan(s);
-    EXPECT_NEAR(sharded.memory.optimizerState, params * 2 * 4 / 8192, 1);
+    // Sharding splits the moments over the 8192 cores (each holds 1/8192, the shards tile the
+    // model) and leaves the weights and gradients where they were.
+    EXPECT_NEAR(sharded.memory.optimizerState * 8192 / published, 8, 8 * 0.012);
+    EXPECT_DOUBLE_EQ(sharded.memory.weights, replicated.memory.weights);
+    EXPECT_DOUBLE_EQ(sharded.memory.gradients, replicated.memory.gradients);
+    // Weights, gradients and state do not depend on the batch; saved activations are in
+    // proportion to it (both plans keep every activation).
+    Scenario twice = s;
+    twice.globalBatch = s.globalBatch * 2;
+    const StepPlan doubled = buildStepPlan(twice);
+    EXPECT_DOUBLE_EQ(doubled.memory.weights + doubled.memory.gradients +
+                         doubled.memory.optimizerState,
+                     sharded.memory.weights + sharded.memory.gradients +
+                         sharded.memory.optimizerState);
+    ASSERT_EQ(doubled.memory.recompute.layers, 0);
+    EXPECT_NEAR(doubled.memory.activations / sharded.memory.activations, 2, 1e-9);
     // Activations grow with the per-core batch: BERT-large keeps all of them for 14 sequences
     // per core (the measured 16-chip run) but not for 64, which fits only by recomputing layers
     // (RematerializationTest).
@@ -179,9 +196,14 @@ TEST(Convergence, BatchesBeyondTheMeasuredRangeAreMarkedAndTimeToTrainRisesPastT
     EXPECT_GE(bestBatch, critical / 4);
     EXPECT_LE(bestBatch, critical * 2);
 
+    // A batch far past the measured range is marked, and still planned: 256 times the preset's
+    // batch keeps 256 times its activations (nothing recomputed, the check left out).
     Scenario t = preset("mlperf07-transformer-jax-4096");
+    t.remat = RematPolicy::Off;
+    const double presetActivations = buildStepPlanUnchecked(t).memory.activations;
     t.globalBatch = 524288;
-    EXPECT_TRUE(buildStepPlanUnchecked(t).memory.total() > 0);
+    EXPECT_NEAR(buildStepPlanUnchecked(t).memory.activations / presetActivations,
+                524288.0 / preset("mlperf07-transformer-jax-4096").globalBatch, 1e-6);
     const ConvergenceEstimate e = loadWorkload("transformer").convergence.estimate(524288, "jax");
     EXPECT_TRUE(e.extrapolated);
 }
@@ -194,7 +216,10 @@ TEST(Overlap, BucketsHideGradientSumsBehindTheBackwardPass) {
     s.gradient.bucketMiB = 32;
     const TrainingResult bucketed = simulateTraining(s);
     EXPECT_LT(bucketed.breakdown.gradientSyncExposed, after.breakdown.gradientSyncExposed);
-    EXPECT_GE(bucketed.breakdown.gradientSyncExposed, 0);
+    // The last bucket (the first layers' gradients) is ready only when the backward pass ends:
+    // part of the sum always shows, and never more than the whole sum.
+    EXPECT_GT(bucketed.breakdown.gradientSyncExposed, 0);
+    EXPECT_LE(bucketed.breakdown.gradientSyncExposed, bucketed.gradientSyncS);
     // Each bucket pays its own latency: the whole sum takes longer than one combined sum.
     EXPECT_GT(bucketed.gradientSyncS, after.gradientSyncS);
     // One bucket larger than every gradient is ready only when the backward pass ends.
@@ -229,10 +254,17 @@ TEST(Optimizer, WeightUpdateShardingDividesTheUpdateByTheReplicas) {
     const StepPlan replicated = buildStepPlan(s);
     s.weightUpdateSharding = true;
     const StepPlan sharded = buildStepPlan(s);
-    EXPECT_DOUBLE_EQ(replicated.optimizer.parametersUpdated, replicated.parametersPerCore);
-    EXPECT_DOUBLE_EQ(sharded.optimizer.parametersUpdated, replicated.parametersPerCore / 1024);
-    // Adam (resources/training/optimizers.json): 30 bytes per parameter.
-    EXPECT_DOUBLE_EQ(replicated.optimizer.work.hbmBytes, 30 * replicated.parametersPerCore);
+    // GNMT has 198 M parameters (published); replicated, each core updates all of them; sharded
+    // over the 512 chips x 2 cores, a 1024th each.
+    EXPECT_NEAR(replicated.optimizer.parametersUpdated / 198e6, 1, 0.01);
+    EXPECT_NEAR(sharded.optimizer.parametersUpdated * 1024 / 198e6, 1, 0.01);
+    // Adam with an fp32 master and a bf16 copy, as the algorithm moves each parameter: reads
+    // weight, gradient, m and v (4 x 4 bytes), writes weight, m and v (3 x 4) and the bf16 copy
+    // (2): 30 bytes.
+    EXPECT_NEAR(replicated.optimizer.work.hbmBytes / 198e6, 4 * 4 + 3 * 4 + 2, 30 * 0.01);
+    // One fused kernel over the shard instead of one per weight tensor.
+    EXPECT_EQ(sharded.optimizer.work.launches, 1);
+    EXPECT_GT(replicated.optimizer.work.launches, 20);
 }
 
 // Issue 19: on one chip weight-update sharding halved the on-chip gradient sum and changed
