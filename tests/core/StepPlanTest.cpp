@@ -272,7 +272,8 @@ TEST(Optimizer, WeightUpdateShardingDividesTheUpdateByTheReplicas) {
 TEST(Optimizer, WeightUpdateShardingOnOneChipChangesNothing) {
     for (const std::string name : {"mlperf07-resnet50-tf2-16", "mlperf07-bert-tf2-16"}) {
         Scenario s = preset(name);
-        useStandardSlice(s, 1);
+        s.topology = "1x1"; // one chip: no standard slice is that small
+        s.wrap = "none";
         s.globalBatch = name.find("bert") != std::string::npos ? 16 : 256;
         s.weightUpdateSharding = false;
         const StepPlan replicated = buildStepPlan(s);
@@ -299,9 +300,14 @@ TEST(Startup, CacheFillScalesWithTheHostsDataShare) {
     Scenario s = preset("mlperf07-resnet50-tf2-16");
     const double measured = simulateTraining(s).startupS;
     EXPECT_DOUBLE_EQ(measured, 149.0);
-    for (const auto& [chips, hosts] : {std::pair{1, 1}, std::pair{8, 1}, std::pair{32, 4},
+    for (const auto& [chips, hosts] : {std::pair{1, 1}, std::pair{4, 1}, std::pair{32, 4},
                                        std::pair{64, 8}, std::pair{256, 32}}) {
-        useStandardSlice(s, chips);
+        if (chips == 1) {
+            s.topology = "1x1"; // within one host: the host fills the whole data set
+            s.wrap = "none";
+        } else {
+            useStandardSlice(s, chips);
+        }
         s.globalBatch = 64 * chips;
         EXPECT_NEAR(simulateTraining(s).startupS, 149.0 * 2 / hosts, 1e-9) << chips;
     }
