@@ -282,7 +282,7 @@ private:
         for (int index : afterBackward) {
             addExchange(index,
                         "gradient " + std::string(plan_.weightUpdateSharded ? "reduce-scatter"
-                                                                                 : "all-reduce"));
+                                                                            : "all-reduce"));
         }
         if (plan_.slices > 1) {
             // Multislice: each chip's shard all-reduced across the slices over the hosts' NICs,

@@ -217,10 +217,10 @@ void addGradientExchanges(StepPlan& p, const Scenario& s) {
         // both cores' copies of that half and writing the sum (three half-sized passes:
         // its own read, the other core's read of it, the write); the gather reads the other
         // core's summed half and writes it here (two half-sized passes).
-        e.onChipBytes = onChipSum ? b.fraction * bytesPerChip *
-                                        (kSumPasses + (p.weightUpdateSharded ? 0 : kGatherPasses)) /
-                                        2
-                                  : 0;
+        e.onChipBytes = onChipSum
+                            ? b.fraction * bytesPerChip *
+                                  (kSumPasses + (p.weightUpdateSharded ? 0 : kGatherPasses)) / 2
+                            : 0;
         if (p.gradientGroupChips > 1) {
             CollectiveSpec spec = specs.front();
             spec.bytesPerChip = b.fraction * bytesPerChip;

@@ -367,8 +367,8 @@ LayerGraphSpec parseLayerGraphSpec(const json& graph, const std::string& file) {
                         fail(where + "a bucket lies outside min..max");
                     }
                     total += i < var.bucketShares.size() ? var.bucketShares[i] : 0;
-                    mean += i < var.bucketShares.size() ? var.bucketShares[i] * var.bucketValues[i]
-                                                        : 0;
+                    mean +=
+                        i < var.bucketShares.size() ? var.bucketShares[i] * var.bucketValues[i] : 0;
                 }
                 if (var.bucketValues.empty() ||
                     var.bucketShares.size() != var.bucketValues.size() ||

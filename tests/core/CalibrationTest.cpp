@@ -1,14 +1,15 @@
 // The calibration: three shared parameters fitted on the presets' measured steps, reported with
 // leave-one-model-out errors and errors on points never fitted (docs/training-model.md).
 #include "calibration/Calibration.hpp"
+
 #include "training/Presets.hpp"
 #include "training/StepModel.hpp"
 #include "workload/Workload.hpp"
 
 #include <cmath>
-#include <iterator>
 #include <gtest/gtest.h>
 #include <iostream>
+#include <iterator>
 
 namespace podscope {
 namespace {
@@ -67,9 +68,9 @@ TEST(Calibration, InSampleAndLeaveOneModelOutErrors) {
 // misses they are. The Ying et al. figure is a bound: the step at most.
 struct OutOfSample {
     const char* name;
-    double error;    // docs/training-model.md section 8, "Points never fitted"
-    double heldOut;  // the same with the point's model held out
-    bool covered;    // the docs claim it within 15 % (with every fit point)
+    double error;   // docs/training-model.md section 8, "Points never fitted"
+    double heldOut; // the same with the point's model held out
+    bool covered;   // the docs claim it within 15 % (with every fit point)
 };
 
 constexpr OutOfSample kOutOfSample[] = {
@@ -107,8 +108,8 @@ TEST(Calibration, EveryOutOfSamplePointAtTheErrorTheDocsState) {
         }
         ASSERT_NE(doc, nullptr) << e.name << " is not in docs/training-model.md section 8";
         ++checked;
-        std::cout << "check " << e.name << ": " << 100 * e.error << " % (docs "
-                  << 100 * doc->error << " %), held out " << 100 * e.errorHeldOut << " %\n";
+        std::cout << "check " << e.name << ": " << 100 * e.error << " % (docs " << 100 * doc->error
+                  << " %), held out " << 100 * e.errorHeldOut << " %\n";
         EXPECT_NEAR(e.error, doc->error, 0.02) << e.name;
         EXPECT_NEAR(e.errorHeldOut, doc->heldOut, 0.02) << e.name;
         if (doc->covered) {
@@ -152,8 +153,8 @@ TEST(Calibration, TimeToTrainWithGooglesConvergenceAndWithOtherSubmittersOnly) {
         const double measured = p.reference.timeToTrainS;
         const double inSample = simulateTraining(p.scenario).timeToTrainS / measured - 1;
         Scenario other = p.scenario;
-        other.trainExamples = loadWorkload(other.workload)
-                                  .convergence.fitted(static_cast<double>(other.globalBatch));
+        other.trainExamples =
+            loadWorkload(other.workload).convergence.fitted(static_cast<double>(other.globalBatch));
         const double outOfSample = simulateTraining(other).timeToTrainS / measured - 1;
         std::cout << t.preset << ": time to train " << 100 * inSample << " % with Google's "
                   << "convergence, " << 100 * outOfSample << " % with the others' fit\n";

@@ -165,8 +165,7 @@ TEST(LayerCost, SpatialHaloPerChipDoesNotFallWhenPartitionsOutnumberTheRows) {
     const CoreModel c = core();
     for (const int k : {3, 5, 7}) {
         const Layer l = conv(7, 512, 512, k); // a 7 x 7 map: 8 and 16 partitions hold 1 row
-        const double closedForm =
-            4.0 * 512 * ((k - 1) / 2) * 7 * loweringRules().activationBytes;
+        const double closedForm = 4.0 * 512 * ((k - 1) / 2) * 7 * loweringRules().activationBytes;
         double previous = 0;
         for (const int degree : {2, 4, 8, 16, 32}) {
             const double halo =

@@ -158,10 +158,9 @@ TEST(Memory, WeightsGradientsAndStateFollowTheOptimizerDefinitions) {
     Scenario twice = s;
     twice.globalBatch = s.globalBatch * 2;
     const StepPlan doubled = buildStepPlan(twice);
-    EXPECT_DOUBLE_EQ(doubled.memory.weights + doubled.memory.gradients +
-                         doubled.memory.optimizerState,
-                     sharded.memory.weights + sharded.memory.gradients +
-                         sharded.memory.optimizerState);
+    EXPECT_DOUBLE_EQ(
+        doubled.memory.weights + doubled.memory.gradients + doubled.memory.optimizerState,
+        sharded.memory.weights + sharded.memory.gradients + sharded.memory.optimizerState);
     ASSERT_EQ(doubled.memory.recompute.layers, 0);
     EXPECT_NEAR(doubled.memory.activations / sharded.memory.activations, 2, 1e-9);
     // Activations grow with the per-core batch: BERT-large keeps all of them for 14 sequences
@@ -287,7 +286,8 @@ TEST(Optimizer, WeightUpdateShardingOnOneChipChangesNothing) {
         EXPECT_DOUBLE_EQ(onChipGradientBytes(sharded), onChipGradientBytes(replicated)) << name;
         EXPECT_GT(onChipGradientBytes(sharded), 0) << name; // the two cores still sum
         EXPECT_EQ(sharded.exchanges.size(), replicated.exchanges.size()) << name;
-        EXPECT_DOUBLE_EQ(sharded.optimizer.parametersUpdated, replicated.optimizer.parametersUpdated)
+        EXPECT_DOUBLE_EQ(sharded.optimizer.parametersUpdated,
+                         replicated.optimizer.parametersUpdated)
             << name;
         EXPECT_DOUBLE_EQ(sharded.memory.total(), replicated.memory.total()) << name;
     }
