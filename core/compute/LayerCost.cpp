@@ -97,11 +97,14 @@ void lowerConvOrPool(const Layer& l, double b, const LayerSplit& s, const CoreMo
     const double outBytes = rows * l.cout * a;
     const double outElements = rows * l.cout;
     c.workspaceBytes = inBytes + outBytes;
-    if (s.kind == ModelParallelKind::Spatial && l.spatial == SpatialRole::Split && l.k > 1) {
-        const double halo = std::floor(l.k / 2.0);
-        const double perMap = b * l.count * l.cin * a * halo;
-        c.haloBytes[0] =
-            s.gridRows > 1 && inH > s.gridRows ? perMap * std::ceil(inW / s.gridCols) : 0;
+    if (s.kind == ModelParallelKind::Spatial && l.spatial == SpatialRole::Split && l.k > 1 &&
+        s.gridRows > 1) {
+        // A k-row window centred on a partition's border reads (k-1)/2 rows of the neighbour on
+        // each side. XLA pads the map to a whole number of rows per partition, so a partition
+        // that holds fewer rows than the halo still receives (k-1)/2 rows per side, gathered from
+        // the partitions beyond its neighbour: the bytes per border do not fall with the degree.
+        const double halo = std::floor((l.k - 1) / 2.0);
+        c.haloBytes[0] = b * l.count * l.cin * a * halo * std::ceil(inW / s.gridCols);
     }
     if (l.type == LayerType::Pool) {
         const double window = static_cast<double>(l.k) * l.k;

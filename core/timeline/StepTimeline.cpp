@@ -281,8 +281,8 @@ private:
         }
         for (int index : afterBackward) {
             addExchange(index,
-                        "gradient " + std::string(scenario_.weightUpdateSharding ? "reduce-scatter"
-                                                                                 : "all-reduce"));
+                        "gradient " + std::string(plan_.weightUpdateSharded ? "reduce-scatter"
+                                                                            : "all-reduce"));
         }
         if (plan_.slices > 1) {
             // Multislice: each chip's shard all-reduced across the slices over the hosts' NICs,
@@ -305,7 +305,7 @@ private:
         Work optimizer;
         optimizer.item.activity = ChipActivity::Optimizer;
         optimizer.item.name =
-            (scenario_.weightUpdateSharding ? "sharded " : "") + plan_.optimizer.name + " update";
+            (plan_.weightUpdateSharded ? "sharded " : "") + plan_.optimizer.name + " update";
         optimizer.item.group = "optimizer";
         optimizer.seconds = kernelTime(plan_.optimizer.work, plan_.core).seconds;
         optimizer.compute = true;

@@ -252,7 +252,11 @@ TrainingResult evaluateStepPlan(const StepPlan& p, const Scenario& s, double eva
                     : 0.0;
 
     r.stepTimeS = b.total();
-    r.startupS = w.startupS(fw.name);
+    int chipsPerHost = 1;
+    for (const int d : p.topology.spec().hostBlock) {
+        chipsPerHost *= d;
+    }
+    r.startupS = w.startupS(fw.name, p.topology.hostCount() * p.slices, chipsPerHost);
     r.finalEvalWaitS = schedule.async && r.evaluations > 0 ? schedule.asyncTailS : 0.0;
     r.timeToTrainS = static_cast<double>(r.steps) * r.stepTimeS + r.startupS + r.finalEvalWaitS;
     r.throughputExamplesPerS = static_cast<double>(s.globalBatch) / r.trainStepS;

@@ -149,7 +149,7 @@ std::vector<CollectiveSpec> gradientSpecs(const StepPlan& p, const Scenario& s,
         spec.groups.kind = GroupLayout::Kind::AcrossTiles;
         spec.groups.tile = p.parallelism.replicaTile;
     }
-    if (!s.weightUpdateSharding) {
+    if (!p.weightUpdateSharded) {
         spec.op = CollectiveOp::AllReduce;
         return {spec};
     }
@@ -158,6 +158,11 @@ std::vector<CollectiveSpec> gradientSpecs(const StepPlan& p, const Scenario& s,
     gather.op = CollectiveOp::AllGather;
     return {spec, gather};
 }
+
+// HBM passes over a half-sized gradient on a chip of two cores: summing reads two operands and
+// writes one; gathering reads one and writes one.
+constexpr double kSumPasses = 3;
+constexpr double kGatherPasses = 2;
 
 void addGradientExchanges(StepPlan& p, const Scenario& s) {
     const bool tensor = p.parallelism.kind == ModelParallelKind::Tensor;
@@ -173,6 +178,7 @@ void addGradientExchanges(StepPlan& p, const Scenario& s) {
         tensor && p.parallelism.chipsPerReplica > 1
             ? static_cast<int>(p.topology.chipCount() / p.parallelism.chipsPerReplica)
             : static_cast<int>(p.topology.chipCount());
+    p.weightUpdateSharded = s.weightUpdateSharding && p.gradientGroupChips > 1;
     if (p.gradientGroupChips <= 1 && !onChipSum) {
         return;
     }
@@ -206,10 +212,15 @@ void addGradientExchanges(StepPlan& p, const Scenario& s) {
                                                                   : StepPhase::AfterBackward;
         e.readyAfterS = b.readyS;
         e.layer = b.layer;
-        // The two cores of a chip reduce-scatter between them (half the bytes each way), and for
-        // an all-reduce gather back (the other half).
-        e.onChipBytes =
-            onChipSum ? b.fraction * bytesPerChip * (s.weightUpdateSharding ? 0.5 : 1.0) : 0;
+        // The two cores of a chip reduce-scatter between them, then for an all-reduce gather
+        // back. Counted as each core's HBM moves them: a core sums half the gradient, reading
+        // both cores' copies of that half and writing the sum (three half-sized passes:
+        // its own read, the other core's read of it, the write); the gather reads the other
+        // core's summed half and writes it here (two half-sized passes).
+        e.onChipBytes = onChipSum
+                            ? b.fraction * bytesPerChip *
+                                  (kSumPasses + (p.weightUpdateSharded ? 0 : kGatherPasses)) / 2
+                            : 0;
         if (p.gradientGroupChips > 1) {
             CollectiveSpec spec = specs.front();
             spec.bytesPerChip = b.fraction * bytesPerChip;
@@ -217,12 +228,12 @@ void addGradientExchanges(StepPlan& p, const Scenario& s) {
         }
         p.exchanges.push_back(e);
     }
-    if (s.weightUpdateSharding && p.gradientGroupChips > 1) {
+    if (p.weightUpdateSharded) {
         Exchange gather;
         gather.kind = ExchangeKind::GradientGather;
         gather.phase = StepPhase::Update;
         gather.collective = specs.back();
-        gather.onChipBytes = onChipSum ? 0.5 * bytesPerChip : 0;
+        gather.onChipBytes = onChipSum ? kGatherPasses / 2 * bytesPerChip : 0;
         p.exchanges.push_back(gather);
     }
 }
@@ -238,7 +249,7 @@ void planOptimizer(StepPlan& p, const Scenario& s) {
     // buffer (one fused kernel); otherwise every core updates each of its weight tensors.
     double updated = p.parametersPerCore;
     double launches = weightLayers;
-    if (s.weightUpdateSharding && p.gradientGroupChips > 1) {
+    if (p.weightUpdateSharded) {
         updated /= static_cast<double>(p.gradientGroupChips) *
                    (p.parallelism.kind == ModelParallelKind::Tensor
                         ? 1.0
@@ -263,7 +274,7 @@ void planOptimizer(StepPlan& p, const Scenario& s) {
     p.optimizer.work.launches = launches;
 }
 
-void planMemory(StepPlan& p, const Scenario& s) {
+void planMemory(StepPlan& p) {
     const OptimizerDefinition& def = optimizerDefinition(p.workload->optimizer);
     const LoweringRules& r = loweringRules();
     MemoryUse& m = p.memory;
@@ -272,7 +283,7 @@ void planMemory(StepPlan& p, const Scenario& s) {
     m.weights = params * (4 + r.weightBytes);
     m.gradients = params * r.weightGradientBytes;
     m.optimizerState =
-        (s.weightUpdateSharding ? p.optimizer.parametersUpdated : params) * def.stateValues * 4;
+        (p.weightUpdateSharded ? p.optimizer.parametersUpdated : params) * def.stateValues * 4;
     for (const LayerCost& c : p.layers) {
         m.activations += c.savedBytes;
         m.workspace = std::max(m.workspace, c.workspaceBytes);
@@ -456,7 +467,7 @@ StepPlan buildStepPlanUnchecked(const Scenario& scenario, const CoreCalibration*
     addGradientExchanges(p, s);
     planDcn(p, s);
     planOptimizer(p, s);
-    planMemory(p, s);
+    planMemory(p);
     rematerialize(p, s.remat);
     return p;
 }

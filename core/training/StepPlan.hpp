@@ -90,6 +90,10 @@ struct StepPlan {
     MemoryUse memory;
     double parametersPerCore = 0;
     int gradientGroupChips = 1; // chips that sum each gradient
+    // Weight-update sharding in effect: asked for, and more than one chip sums each gradient.
+    // The update is sharded over the chips of the group: with one chip the option changes
+    // nothing (the chip's two cores still all-reduce their gradients).
+    bool weightUpdateSharded = false;
     int batchNormGroupCores = 1;
     // Multislice: the slices the data-parallel replicas span (parallelism is per slice; the
     // global batch is split evenly over the slices) and the gradient sum's DCN stage, between the

@@ -339,6 +339,50 @@ LayerGraphSpec parseLayerGraphSpec(const json& graph, const std::string& file) {
                 fail(where + "field 'source' (text: where the value comes from) is missing");
             }
             var.source = v.at("source").get<std::string>();
+            if (v.contains("buckets")) {
+                // The value a step's shapes take is the mean over the buckets; a value that
+                // disagrees with its own buckets is a file out of step with its data.
+                const json& b = v.at("buckets");
+                const auto numbers = [&](const char* key) {
+                    std::vector<double> out;
+                    if (!b.is_object() || !b.contains(key) || !b.at(key).is_array()) {
+                        fail(where + "buckets need arrays 'lengths' and 'shares' and a 'source'");
+                    }
+                    for (const json& x : b.at(key)) {
+                        if (!x.is_number() || !(x.get<double>() > 0)) {
+                            fail(where + "buckets: '" + key + "' must hold positive numbers");
+                        }
+                        out.push_back(x.get<double>());
+                    }
+                    return out;
+                };
+                var.bucketValues = numbers("lengths");
+                var.bucketShares = numbers("shares");
+                if (!b.contains("source") || !b.at("source").is_string()) {
+                    fail(where + "buckets need a 'source'");
+                }
+                double total = 0, mean = 0;
+                for (std::size_t i = 0; i < var.bucketValues.size(); ++i) {
+                    if (var.bucketValues[i] < var.min || var.bucketValues[i] > var.max) {
+                        fail(where + "a bucket lies outside min..max");
+                    }
+                    total += i < var.bucketShares.size() ? var.bucketShares[i] : 0;
+                    mean +=
+                        i < var.bucketShares.size() ? var.bucketShares[i] * var.bucketValues[i] : 0;
+                }
+                if (var.bucketValues.empty() ||
+                    var.bucketShares.size() != var.bucketValues.size() ||
+                    std::abs(total - 1) > 0.005) {
+                    fail(where + "buckets need one share per length, summing to 1");
+                }
+                if (std::round(mean / total) != var.value) {
+                    std::ostringstream text;
+                    text << where << "value " << var.value
+                         << " is not the buckets' share-weighted mean " << mean / total
+                         << " to the whole token";
+                    fail(text.str());
+                }
+            }
             spec.variables[name] = var;
         }
     }

@@ -70,6 +70,10 @@ struct ShapeVariable {
     double value = 0;
     double min = 1, max = 1e9;
     std::string source;
+    // A length that varies step by step (GNMT's length buckets): each value and the share of
+    // steps it takes. The variable's value is then their share-weighted mean, to the whole token.
+    std::vector<double> bucketValues;
+    std::vector<double> bucketShares;
 };
 
 // A workload's layers with its shape variables bound to numbers.

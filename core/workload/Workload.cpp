@@ -7,6 +7,7 @@
 #include "workload/SourcedJson.hpp"
 #include "workload/WorkloadFile.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -190,6 +191,13 @@ void parseStartup(const Section& doc, Workload& w) {
     const Section startup = doc.sub("in_run_startup_s");
     for (const auto& [framework, v] : startup.object.items()) {
         w.inRunStartupS[framework] = startup.sourced(framework);
+        if (v.is_object() && v.contains("cache_fill_measured_chips")) {
+            const Section entry = startup.sub(framework);
+            w.cacheFillMeasuredChips[framework] = entry.sourced("cache_fill_measured_chips");
+            if (!(w.cacheFillMeasuredChips[framework] >= 1)) {
+                entry.fail("field 'cache_fill_measured_chips' must be at least 1");
+            }
+        }
     }
     if (!w.inRunStartupS.count("default")) {
         startup.fail("needs a 'default' entry");
@@ -218,6 +226,20 @@ const EvalSchedule& Workload::evalSchedule(const std::string& framework) const {
 double Workload::startupS(const std::string& framework) const {
     const auto it = inRunStartupS.find(framework);
     return it != inRunStartupS.end() ? it->second : inRunStartupS.at("default");
+}
+
+double Workload::startupS(const std::string& framework, int hosts, int chipsPerHost) const {
+    const double measured = startupS(framework);
+    const auto fill = cacheFillMeasuredChips.find(
+        inRunStartupS.count(framework) ? framework : std::string("default"));
+    if (fill == cacheFillMeasuredChips.end()) {
+        return measured;
+    }
+    // Hosts counted the same way for the measured slice and this one (a slice smaller than a
+    // host has one host, holding the whole data set).
+    const double measuredHosts =
+        std::max(1.0, std::ceil(fill->second / std::max(chipsPerHost, 1) - 1e-9));
+    return measured * measuredHosts / std::max(hosts, 1);
 }
 
 ModelParallelKind Workload::defaultSplit() const {

@@ -65,6 +65,10 @@ struct Workload {
     // measured in the logs of that framework's runs.
     std::map<std::string, EvalSchedule> evalSchedules;
     std::map<std::string, double> inRunStartupS;
+    // Per framework, where the start-up is a cache fill: the chips of the slice it was measured
+    // on. Each host decodes its share of the data set on the first pass, so the fill scales with
+    // that share (1 / hosts); absent: a fixed cost.
+    std::map<std::string, double> cacheFillMeasuredChips;
     InputCost input;
     Convergence convergence; // examples to the target; see hasConvergence()
     // Operators of an imported model that map to no layer (empty for hand-written graphs).
@@ -72,7 +76,9 @@ struct Workload {
 
     bool hasConvergence() const { return convergence.examplesMin > 0; }
     const EvalSchedule& evalSchedule(const std::string& framework) const;
-    double startupS(const std::string& framework) const;
+    double startupS(const std::string& framework) const; // as measured
+    // On `hosts` hosts of `chipsPerHost` chips: a cache fill scaled by the host's data share.
+    double startupS(const std::string& framework, int hosts, int chipsPerHost) const;
 
     // Which model-parallel kinds the layers support: spatial needs feature maps to split,
     // tensor needs layers with a Megatron split.

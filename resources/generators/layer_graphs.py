@@ -219,6 +219,17 @@ def transformer():
 # attention, layers 1-3 fed [h, attention context]. On TPU the input projections of every LSTM
 # are hoisted out of the time loop (M = len x b) and only h @ W_rec runs per step (M = b).
 
+# GNMT's length buckets as Google's profile of the v0.7 code shows them: steps per core of each
+# padded length in the profiled window (2.5/36.0/47.3/36.0/20.7 of 142.2).
+GNMT_BUCKETS = {"lengths": [18, 24, 30, 42, 48], "shares": [0.018, 0.253, 0.332, 0.253, 0.145],
+                "source": "[B] google/paragraph paragraph/data/hlo_after_optimizations_nmt_32_tpuv3_stats.csv "
+                          "(commit 97f466f): steps per core at each padded length in the profiled window, "
+                          "2.5/36.0/47.3/36.0/20.7, shares 1.8/25.3/33.2/25.3/14.5 % (our reading: "
+                          "../shared/reference/paragraph/gnmt_buckets.csv and README.md)"}
+GNMT_MEAN = round(sum(l * f for l, f in zip(GNMT_BUCKETS["lengths"], GNMT_BUCKETS["shares"])), 2)
+GNMT_LEN = round(GNMT_MEAN)
+
+
 def gnmt():
     d, vocab = 1024, 32316
     gates = 4
@@ -260,7 +271,8 @@ def gnmt():
     return {"source": f"[A] {R07} Google/benchmarks/gnmt/implementations/gnmt-research-TF-tpu-v3-1024/{{model.py,nmt.py}}; "
                       "shapes and the hoisting of input projections in ../shared/reference/compute-model.md section 2.4",
             "sequence_variable": "len",
-            "variables": {"len": {"value": 32, "min": 1, "max": 48, "source": "Assumption: the mean padded length of a step. Each step takes one length bucket (width 10) and each core pads to the next of 18/24/30/36/42/48 above its longest sentence ([A] mlcommons/training_results_v0.7 Google/benchmarks/gnmt/implementations/gnmt-research-TF-tpu-v3-1024/model.py), so the five buckets pad to about 18, 24, 30, 42 and 48; with the buckets' shares unknown, equal shares give 32"}},
+            "variables": {"len": {"value": GNMT_LEN, "min": 1, "max": 48, "buckets": GNMT_BUCKETS,
+                                 "source": "The mean padded length of a step, the share-weighted mean of the measured length buckets (below) to the whole token: " + str(GNMT_MEAN) + ". Each step takes one length bucket (width 10) and each core pads to the next of 18/24/30/36/42/48 above its longest sentence ([A] mlcommons/training_results_v0.7 Google/benchmarks/gnmt/implementations/gnmt-research-TF-tpu-v3-1024/model.py), so the five buckets pad to 18, 24, 30, 42 and 48 (equal shares, assumed before, gave 32)"}},
             "layers": layers}
 
 

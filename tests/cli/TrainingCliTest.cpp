@@ -42,13 +42,28 @@ TEST(TrainingCli, SimulateJsonHasTheDocumentedFields) {
                               "steps", "epochs", "breakdown", "bottleneck", "input"}) {
         EXPECT_TRUE(json.contains(field)) << field;
     }
-    double sum = 0;
     for (const char* part : {"compute", "gradient_sync_exposed", "model_parallel_comm", "optimizer",
                              "input_stall", "eval_amortized", "overhead"}) {
         ASSERT_TRUE(json["breakdown"].contains(part)) << part;
-        sum += json["breakdown"][part].get<double>();
     }
-    EXPECT_NEAR(sum, json["step_time_s"].get<double>(), 1e-12);
+    // The fields carry the model's numbers, against the measured run (the preset's reference,
+    // mlcommons/training_results_v0.7): docs/training-model.md section 8 puts the step 0.6 %
+    // and the time to train 0.1 % off; 3 % leaves room for refits, not for a wrong field.
+    const auto presets = nlohmann::json::parse(runCli({"presets", "--json"}).out);
+    nlohmann::json reference;
+    for (const auto& p : presets) {
+        if (p["name"] == "mlperf07-bert-jax-4096") {
+            reference = p["reference"];
+        }
+    }
+    ASSERT_TRUE(reference.contains("step_time_s"));
+    ASSERT_TRUE(reference["step_time_includes_eval"].get<bool>());
+    EXPECT_NEAR(json["step_time_s"].get<double>() / reference["step_time_s"].get<double>(), 1,
+                0.03);
+    EXPECT_NEAR(json["time_to_train_s"].get<double>() / reference["time_to_train_s"].get<double>(),
+                1, 0.03);
+    // The compute of a BERT-large step is most of it at 1 sequence per core.
+    EXPECT_GT(json["breakdown"]["compute"].get<double>(), 0.5 * json["step_time_s"].get<double>());
     EXPECT_TRUE(json["input"].contains("required_examples_per_s_per_host"));
     EXPECT_TRUE(json["input"].contains("capacity_examples_per_s_per_host"));
     EXPECT_TRUE(json["what_if"].contains("link_bandwidth_x2"));

@@ -2,9 +2,14 @@
 // leave-one-model-out errors and errors on points never fitted (docs/training-model.md).
 #include "calibration/Calibration.hpp"
 
+#include "training/Presets.hpp"
+#include "training/StepModel.hpp"
+#include "workload/Workload.hpp"
+
 #include <cmath>
 #include <gtest/gtest.h>
 #include <iostream>
+#include <iterator>
 
 namespace podscope {
 namespace {
@@ -56,19 +61,105 @@ TEST(Calibration, InSampleAndLeaveOneModelOutErrors) {
     EXPECT_LT(heldOutWorst, 0.15);
 }
 
-// Points of compute-model.md section 4.1 never fitted on, where the model is expected to hold
-// (the same software as the fit): the other per-core batch of ResNet-50 on Cloud TPU v3-8, the
-// 256-chip ResNet at 32 images per core, and the JAX SSD run's time to train; the Ying et al.
-// figure is a bound on the step. docs/training-model.md lists the points where it does not.
-TEST(Calibration, HeldOutPointsTheModelCovers) {
+// Every point never fitted on, as docs/training-model.md section 8 lists it: the error with all
+// fit points and with the point's model held out, at the figure the docs state (within 2 points,
+// so a change that moves one is seen and the docs follow). Where the docs say the model holds
+// (the same software as the fit) the error is also inside 15 %; the others are asserted as the
+// misses they are. The Ying et al. figure is a bound: the step at most.
+struct OutOfSample {
+    const char* name;
+    double error;   // docs/training-model.md section 8, "Points never fitted"
+    double heldOut; // the same with the point's model held out
+    bool covered;   // the docs claim it within 15 % (with every fit point)
+};
+
+constexpr OutOfSample kOutOfSample[] = {
+    {"v0.5 resnet50 4 chips b=128", -0.088, -0.094, true},
+    {"v0.5 resnet50 256 chips b=32", -0.133, -0.137, true},
+    {"JAX ssd 2048 chips time to train", 0.126, 0.162, true}, // held out: a miss (16 %)
+    {"v0.5 resnet50 16 chips b=128", -0.258, -0.264, false},
+    {"v0.5 gnmt 16 chips b=128 len 48", -0.245, -0.236, false},
+    {"v0.5 ssd 16 chips b=32", -0.405, -0.407, false},
+    {"v0.5 gnmt 4 chips b=256", -0.527, -0.521, false},
+    {"LAMB bert 16 chips b=16", -0.276, -0.282, false},
+    {"LAMB bert 32 chips b=16", -0.309, -0.315, false},
+    {"LAMB bert 64 chips b=16", -0.300, -0.306, false},
+    {"LAMB bert 128 chips b=16", -0.352, -0.358, false},
+    {"LAMB bert 256 chips b=16", -0.424, -0.429, false},
+    {"LAMB bert 512 chips b=16", -0.479, -0.484, false},
+    {"LAMB bert 1024 chips b=16", -0.487, -0.492, false},
+    {"mlperf07-maskrcnn-tf-512", -0.622, -0.622, false},
+};
+
+TEST(Calibration, EveryOutOfSamplePointAtTheErrorTheDocsState) {
+    int checked = 0;
     for (const PointError& e : report().points) {
-        if (e.name == "v0.5 resnet50 4 chips b=128" || e.name == "v0.5 resnet50 256 chips b=32" ||
-            e.name == "JAX ssd 2048 chips time to train") {
-            EXPECT_LT(std::abs(e.error), 0.15) << e.name << ": " << 100 * e.error << " %";
+        if (e.fit) {
+            continue;
         }
         if (e.name == "Ying et al. resnet50 1024 chips b=16") {
             EXPECT_LE(e.predicted, e.measured) << "more than 1.05M images/s: the step is at most this";
+            ++checked;
+            continue;
         }
+        const OutOfSample* doc = nullptr;
+        for (const OutOfSample& o : kOutOfSample) {
+            doc = e.name == o.name ? &o : doc;
+        }
+        ASSERT_NE(doc, nullptr) << e.name << " is not in docs/training-model.md section 8";
+        ++checked;
+        std::cout << "check " << e.name << ": " << 100 * e.error << " % (docs " << 100 * doc->error
+                  << " %), held out " << 100 * e.errorHeldOut << " %\n";
+        EXPECT_NEAR(e.error, doc->error, 0.02) << e.name;
+        EXPECT_NEAR(e.errorHeldOut, doc->heldOut, 0.02) << e.name;
+        if (doc->covered) {
+            // Within 15 % with every fit point; the held-out figure is asserted as stated.
+            EXPECT_LT(std::abs(e.error), 0.15) << e.name;
+        } else {
+            EXPECT_GT(std::abs(e.error), 0.15) << e.name << ": now within 15 %, update the docs";
+        }
+    }
+    EXPECT_EQ(checked, static_cast<int>(std::size(kOutOfSample)) + 1); // none left out
+}
+
+// Time to train two ways (docs/training-model.md section 8): with Google's measured convergence
+// (the examples of its own runs: in-sample) and with the convergence fitted on the other
+// submitters' runs only (the workload's E(B) alone: out-of-sample), both at the bundled step
+// parameters, each at the error the docs state (within 2 points).
+struct TimeToTrain {
+    const char* preset;
+    double inSample;
+    double outOfSample;
+};
+
+constexpr TimeToTrain kTimeToTrain[] = {
+    {"mlperf07-bert-jax-4096", 0.016, 0.360},
+    {"mlperf07-bert-tf-4096", 0.039, 0.390},
+    {"mlperf07-bert-tf2-16", -0.042, -0.015},
+    {"mlperf07-gnmt-tf-512", 0.008, -0.040},
+    {"mlperf07-resnet50-jax-4096", -0.011, -0.122},
+    {"mlperf07-resnet50-tf-4096", -0.011, -0.081},
+    {"mlperf07-resnet50-tf2-16", -0.016, -0.012},
+    {"mlperf07-ssd-tf-4096", 0.000, -0.030},
+    {"mlperf07-transformer-jax-4096", -0.009, -0.020},
+    {"mlperf07-transformer-tf-4096", -0.015, -0.194},
+    {"mlperf07-maskrcnn-tf-512", -0.595, -0.622},
+};
+
+TEST(Calibration, TimeToTrainWithGooglesConvergenceAndWithOtherSubmittersOnly) {
+    EXPECT_EQ(presetNames().size(), std::size(kTimeToTrain));
+    for (const TimeToTrain& t : kTimeToTrain) {
+        const Preset p = loadPreset(t.preset);
+        const double measured = p.reference.timeToTrainS;
+        const double inSample = simulateTraining(p.scenario).timeToTrainS / measured - 1;
+        Scenario other = p.scenario;
+        other.trainExamples =
+            loadWorkload(other.workload).convergence.fitted(static_cast<double>(other.globalBatch));
+        const double outOfSample = simulateTraining(other).timeToTrainS / measured - 1;
+        std::cout << t.preset << ": time to train " << 100 * inSample << " % with Google's "
+                  << "convergence, " << 100 * outOfSample << " % with the others' fit\n";
+        EXPECT_NEAR(inSample, t.inSample, 0.02) << t.preset;
+        EXPECT_NEAR(outOfSample, t.outOfSample, 0.02) << t.preset;
     }
 }
 

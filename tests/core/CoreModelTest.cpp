@@ -157,6 +157,27 @@ TEST(LayerCost, SpatialHaloIsTheBorderNotDividedByTheDegree) {
                      0);
 }
 
+// Issue 19: a halo was charged only while the map had more rows than partitions, so the bytes a
+// chip swaps fell to zero once the degree passed the map's height. Physically each border still
+// carries (k-1)/2 rows each way (XLA pads the map to whole rows per partition); per border and
+// per chip the bytes are b x cin x (k-1)/2 x width x 2 bytes, at every degree.
+TEST(LayerCost, SpatialHaloPerChipDoesNotFallWhenPartitionsOutnumberTheRows) {
+    const CoreModel c = core();
+    for (const int k : {3, 5, 7}) {
+        const Layer l = conv(7, 512, 512, k); // a 7 x 7 map: 8 and 16 partitions hold 1 row
+        const double closedForm = 4.0 * 512 * ((k - 1) / 2) * 7 * loweringRules().activationBytes;
+        double previous = 0;
+        for (const int degree : {2, 4, 8, 16, 32}) {
+            const double halo =
+                lowerLayer(l, 4, layerSplit(ModelParallelKind::Spatial, degree, 2), c, true)
+                    .haloBytes[0];
+            EXPECT_DOUBLE_EQ(halo, closedForm) << "k " << k << ", degree " << degree;
+            EXPECT_GE(halo, previous) << "k " << k << ", degree " << degree;
+            previous = halo;
+        }
+    }
+}
+
 TEST(LayerCost, MegatronSplitsDivideTheWeightsAndSumTheActivations) {
     const CoreModel c = core();
     Layer row;

@@ -77,6 +77,30 @@ TEST(LayerGraph, SequenceLengthScalesTheTokenWork) {
     EXPECT_GT(short128.forwardMacsPerExample(), full.forwardMacsPerExample() / 4 * 0.9);
 }
 
+// Issue 19: GNMT's length buckets were assumed equal (mean 32). Google's profile gives the steps
+// per core at each padded length (2.5/36.0/47.3/36.0/20.7 of 142.2 at 18/24/30/42/48): mean
+// (2.5 x 18 + 36 x 24 + 47.3 x 30 + 36 x 42 + 20.7 x 48) / 142.5 = 33.9, so 34 tokens.
+TEST(LayerGraph, GnmtLengthIsTheProfiledBucketMix) {
+    const Workload gnmt = loadWorkload("gnmt");
+    const ShapeVariable& len = gnmt.graph.variables.at("len");
+    const double profileMean = (2.5 * 18 + 36.0 * 24 + 47.3 * 30 + 36.0 * 42 + 20.7 * 48) /
+                               (2.5 + 36.0 + 47.3 + 36.0 + 20.7);
+    EXPECT_NEAR(profileMean, 33.9, 0.05);
+    EXPECT_DOUBLE_EQ(len.value, std::round(profileMean));
+    ASSERT_EQ(len.bucketShares.size(), 5u);
+    EXPECT_NEAR(len.bucketShares[2], 47.3 / 142.5, 0.001); // the 30-token bucket, a third
+    // A value out of step with its buckets (the old equal-share 32) is refused.
+    const auto graph = [](double value) {
+        return nlohmann::json::parse(R"({"variables": {"len": {"value": )" + std::to_string(value) +
+                                     R"(, "min": 1, "max": 48, "source": "test", "buckets":
+            {"lengths": [18, 24, 30, 42, 48], "shares": [0.018, 0.253, 0.332, 0.253, 0.145],
+             "source": "test"}}}, "sequence_variable": "len",
+            "layers": [{"name": "d", "type": "dense", "rows": "len", "in": 8, "out": 8}]})");
+    };
+    EXPECT_NO_THROW(parseLayerGraphSpec(graph(34), "test"));
+    EXPECT_THROW(parseLayerGraphSpec(graph(32), "test"), InputError);
+}
+
 TEST(LayerGraph, ShapeVariablesOutsideTheirRangeAreRefused) {
     const Workload gnmt = loadWorkload("gnmt");
     EXPECT_THROW(bindLayerGraph(gnmt.graph, {{"len", 49}}), InputError); // buckets end at 48

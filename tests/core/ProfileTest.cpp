@@ -142,11 +142,12 @@ struct PartsClaim {
 
 // The tolerances docs/training-model.md section 14 states (every bundled profile, none left
 // out). The issue's target is {0.10, 15, 2} for each; the ones above it are the misses the docs
-// list: Transformer's compute (+13 %), the HBM-bound share of ResNet, SSD, Mask R-CNN and GNMT,
-// the kernels of BERT, SSD, Mask R-CNN and GNMT, and Mask R-CNN's RoIAlign (compute -46 %).
+// list: SSD's compute (-12 % since issue 19's review refit), the HBM-bound share of ResNet, SSD,
+// Mask R-CNN and GNMT, the kernels of BERT, SSD, Mask R-CNN and GNMT, and Mask R-CNN's RoIAlign
+// (compute -49 %).
 constexpr PartsClaim kPartsClaims[] = {
-    {"resnet", 0.10, 33, 2}, {"bert", 0.10, 15, 2.2},     {"transformer", 0.14, 15, 2},
-    {"ssd", 0.10, 41, 2.7},  {"maskrcnn", 0.47, 45, 6.5}, {"gnmt", 0.10, 30, 6},
+    {"resnet", 0.10, 33, 2}, {"bert", 0.10, 15, 2.2},     {"transformer", 0.10, 15, 2},
+    {"ssd", 0.13, 41, 2.7},  {"maskrcnn", 0.50, 45, 6.5}, {"gnmt", 0.10, 30, 6},
 };
 
 // The bundled summaries of Google's profiles beside PodScope at the profiled configurations.
