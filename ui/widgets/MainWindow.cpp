@@ -513,6 +513,10 @@ void MainWindow::setPresentation(bool on) {
     }
 }
 
+QString MainWindow::clockText() const { return timeLabel_->text(); }
+
+QString MainWindow::clockTotalText() const { return microseconds(clock_->durationS()); }
+
 void MainWindow::setSpacePlays(bool plays) {
     play_->setShortcut(plays ? QKeySequence(Qt::Key_Space) : QKeySequence());
     play_->setToolTip(plays ? tr("Play or pause the replay (Space)")
