@@ -11,6 +11,7 @@
 #include "widgets/DemoPanel.hpp"
 #include "widgets/DemoPlayer.hpp"
 #include "widgets/Explorer.hpp"
+#include "widgets/LegendWidget.hpp"
 #include "widgets/MainWindow.hpp"
 #include "widgets/TimelinePanel.hpp"
 
@@ -112,6 +113,14 @@ QStringList cutTexts(const QWidget& window) {
         if (!insideScrollArea(label, &window) &&
             label->visibleRegion().boundingRect() != label->rect()) {
             describe(label, text, "clipped");
+        }
+    }
+    // The legends paint their entries one under the other: all of them, or some are cut.
+    for (const LegendWidget* legend : window.findChildren<LegendWidget*>()) {
+        if (legend->isVisible() && legend->height() < legend->sizeHint().height()) {
+            describe(legend, "legend", QString("%1 px of the %2 its entries need")
+                                           .arg(legend->height())
+                                           .arg(legend->sizeHint().height()));
         }
     }
     for (const QAbstractButton* button : window.findChildren<QAbstractButton*>()) {
@@ -441,6 +450,9 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(window.timelinePanel()->run() != nullptr, kStepTimeoutMs);
         QTest::qWait(200); // the docks and the splitter take their sizes
         QCOMPARE(window.size(), size);
+        if (qEnvironmentVariableIsSet("PODSCOPE_TEST_GRABS")) {
+            window.grab().save(qEnvironmentVariable("PODSCOPE_TEST_GRABS") + "/" + QTest::currentDataTag() + ".png");
+        }
         const QStringList cut = cutTexts(window);
         QVERIFY2(cut.isEmpty(), qPrintable(cut.join("\n")));
         checkDemoControls(window);
@@ -470,6 +482,15 @@ private slots:
         }
         QVERIFY(input >= 0);
         const QRect track = timeline->trackRect(input);
+        // Its time axis too, under every track and the chip counts (the counts may give up
+        // height, the axis may not).
+        const QRect axis = timeline->axisRect();
+        QVERIFY2(axis.bottom() < timeline->height() && axis.top() > timeline->countsRect().bottom(),
+                 qPrintable(QString("axis %1..%2 in a panel %3 high (it needs %4)")
+                                .arg(axis.top())
+                                .arg(axis.bottom())
+                                .arg(timeline->height())
+                                .arg(timeline->sizeHint().height())));
         QVERIFY2(!track.isEmpty() && timeline->visibleRegion().boundingRect().contains(track),
                  qPrintable(QString("Input track at %1,%2 %3x%4; %5")
                                 .arg(track.x())

@@ -99,7 +99,7 @@ private:
         QString expected = QString::fromStdString(step.caption);
         if (expected.contains(kReplayClockField)) {
             expected.replace(kReplayClockField, total);
-            QVERIFY2(player.panel()->captionText().contains(total + " "),
+            QVERIFY2(player.panel()->captionText().contains(" " + total),
                      qPrintable(player.panel()->captionText() + " | clock " + clock));
         }
         QCOMPARE(player.panel()->captionText(), expected);

@@ -267,6 +267,20 @@ void DemoPlayer::showComparison() {
     }
 }
 
+void DemoPlayer::fitLegend() {
+    // The legends change with the step (the collective's utilisation scale, the step's kinds
+    // of traffic): the legend dock keeps the height of the legends shown, the demo the rest.
+    auto* legend = window_.findChild<QDockWidget*>("legendDock");
+    if (!legend || !legend->isVisible() || !dock_->isVisible()) {
+        return;
+    }
+    const int legendHeight = window_.legendDockHeight();
+    if (std::abs(legend->height() - legendHeight) > 2) {
+        window_.resizeDocks({legend, dock_}, {legendHeight, legend->height() + dock_->height() - legendHeight},
+                            Qt::Vertical);
+    }
+}
+
 void DemoPlayer::checkReady() {
     if (!active() || !waiting_) {
         return;
@@ -289,6 +303,7 @@ void DemoPlayer::checkReady() {
     }
     waiting_ = false;
     panel_->setBusy(false);
+    fitLegend();
     window_.setPlaying(false);
     window_.setTimeUs(current.timeFraction * window_.durationUs());
     panel_->setReplayClock(window_.clockTotalText());

@@ -64,6 +64,7 @@ signals:
 
 private:
     void checkReady();
+    void fitLegend();
     // Before/after steps: the previous step's breakdown pinned beside this one's, one scale.
     void showComparison();
     void openScript(const QString& path);

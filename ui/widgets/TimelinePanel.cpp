@@ -23,6 +23,7 @@ constexpr int kRightMargin = 12;
 constexpr int kLaneHeight = 13;
 constexpr int kRowGap = 3;
 constexpr int kCountsHeight = 44;
+constexpr int kCountsStrip = 14; // the least the counts keep in a short panel
 constexpr int kMinTickGapPx = 70; // between tick labels
 constexpr double kMinVisibleS = 1e-6;
 constexpr int kDragThresholdPx = 4;
@@ -156,11 +157,12 @@ void TimelinePanel::layoutRows() {
     // so that the time axis stays in view.
     const int room = height() - y - (line + 8) - 4;
     counts_ = QRect(left, y, plotWidth,
-                    height() > 0 ? std::clamp(room, 14, kCountsHeight) : kCountsHeight);
+                    height() > 0 ? std::clamp(room, kCountsStrip, kCountsHeight) : kCountsHeight);
     y = counts_.bottom() + 2;
     axis_ = QRect(left, y, plotWidth, line + 8);
     // Asked for, not forced: a small window (a demo at 1280x720) must not grow for it.
     const int needed = axis_.bottom() + 4 + (kCountsHeight - counts_.height());
+    compactHeight_ = axis_.bottom() + 4 - (counts_.height() - kCountsStrip);
     if (neededHeight_ != needed) {
         neededHeight_ = needed;
         updateGeometry();

@@ -46,6 +46,8 @@ public:
     // The axis's tick labels as drawn now (round values with the unit).
     QStringList tickLabels() const;
 
+    // The least height that shows every track and the time axis, the chip counts a strip.
+    int compactHeight() const { return compactHeight_; }
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
@@ -87,6 +89,7 @@ private:
     double pressFromS_ = 0, pressToS_ = 0;
     bool moved_ = false;
     int neededHeight_ = 200;
+    int compactHeight_ = 120;
 };
 
 } // namespace podscope::ui
