@@ -491,6 +491,9 @@ private slots:
                                 .arg(axis.bottom())
                                 .arg(timeline->height())
                                 .arg(timeline->sizeHint().height())));
+        QVERIFY2(timeline->fontMetrics().horizontalAdvance(timeline->countsTitle()) <=
+                     timeline->width() - 12,
+                 qPrintable(timeline->countsTitle()));
         QVERIFY2(!track.isEmpty() && timeline->visibleRegion().boundingRect().contains(track),
                  qPrintable(QString("Input track at %1,%2 %3x%4; %5")
                                 .arg(track.x())

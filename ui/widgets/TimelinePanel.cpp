@@ -170,6 +170,28 @@ void TimelinePanel::layoutRows() {
     }
 }
 
+QString TimelinePanel::countsTitle() const {
+    if (!run_) {
+        return {};
+    }
+    // The longest wording that fits the panel's width: a narrow panel (1024x768, a demo
+    // beside it) says it shorter rather than cut it off.
+    const QStringList wordings{
+        tr("Above: chip %1 (click a chip in the 3-D view to follow another). Below: how many "
+           "of all %2 chips do each activity."),
+        tr("Above: chip %1 (click a chip to follow another). Below: what all %2 chips do."),
+        tr("Above: chip %1. Below: what all %2 chips do."),
+        tr("Chip %1 above, all %2 below")};
+    QString text;
+    for (const QString& wording : wordings) {
+        text = wording.arg(chip_).arg(run_->timeline.chips);
+        if (fontMetrics().horizontalAdvance(text) <= width() - 12) {
+            break;
+        }
+    }
+    return text;
+}
+
 void TimelinePanel::invalidate() {
     cacheValid_ = false;
     update();
@@ -233,11 +255,7 @@ void TimelinePanel::paintStatic(QPainter& painter) {
     painter.setPen(qcolor(palette::kText));
     painter.drawText(
         QRect(6, counts_.top() - fontMetrics().height() - 2, width() - 12, fontMetrics().height()),
-        Qt::AlignLeft | Qt::AlignVCenter,
-        tr("Above: chip %1 (click a chip in the 3-D view to follow another). Below: how many "
-           "of all %2 chips do each activity.")
-            .arg(chip_)
-            .arg(run_->timeline.chips));
+        Qt::AlignLeft | Qt::AlignVCenter, countsTitle());
     paintCounts(painter, counts_);
     paintAxis(painter, axis_);
 }

@@ -43,6 +43,8 @@ public:
     const std::vector<Track>& tracks() const { return tracks_; }
     // The tooltip at a position: the layer or collective there with its bytes and times.
     QString toolTipAt(QPoint position) const;
+    // The title over the chip counts as drawn now (shorter in a narrow panel).
+    QString countsTitle() const;
     // The axis's tick labels as drawn now (round values with the unit).
     QStringList tickLabels() const;
 
