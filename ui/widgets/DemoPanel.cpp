@@ -169,7 +169,9 @@ void DemoPanel::setPresentation(bool on) {
     fitCaption();
 }
 
-void DemoPanel::setNextDemo(const QString& title) { nextDemoTitle_ = title; }
+void DemoPanel::setNextDemo(const QString& title) {
+    nextDemoTitle_ = title;
+}
 
 void DemoPanel::setReplayClock(const QString& total) {
     replayClock_ = total;

@@ -22,6 +22,7 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QEvent>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -31,7 +32,6 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSlider>
-#include <QEvent>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QStyle>
@@ -517,9 +517,13 @@ void MainWindow::setPresentation(bool on) {
     }
 }
 
-QString MainWindow::clockText() const { return timeLabel_->text(); }
+QString MainWindow::clockText() const {
+    return timeLabel_->text();
+}
 
-QString MainWindow::clockTotalText() const { return microseconds(clock_->durationS()); }
+QString MainWindow::clockTotalText() const {
+    return microseconds(clock_->durationS());
+}
 
 void MainWindow::setSpacePlays(bool plays) {
     play_->setShortcut(plays ? QKeySequence(Qt::Key_Space) : QKeySequence());

@@ -23,7 +23,7 @@ constexpr int kRightMargin = 12;
 constexpr int kLaneHeight = 13;
 constexpr int kRowGap = 3;
 constexpr int kCountsHeight = 44;
-constexpr int kCountsStrip = 14; // the least the counts keep in a short panel
+constexpr int kCountsStrip = 14;  // the least the counts keep in a short panel
 constexpr int kMinTickGapPx = 70; // between tick labels
 constexpr double kMinVisibleS = 1e-6;
 constexpr int kDragThresholdPx = 4;
@@ -180,8 +180,7 @@ QString TimelinePanel::countsTitle() const {
         tr("Above: chip %1 (click a chip in the 3-D view to follow another). Below: how many "
            "of all %2 chips do each activity."),
         tr("Above: chip %1 (click a chip to follow another). Below: what all %2 chips do."),
-        tr("Above: chip %1. Below: what all %2 chips do."),
-        tr("Chip %1 above, all %2 below")};
+        tr("Above: chip %1. Below: what all %2 chips do."), tr("Chip %1 above, all %2 below")};
     QString text;
     for (const QString& wording : wordings) {
         text = wording.arg(chip_).arg(run_->timeline.chips);
