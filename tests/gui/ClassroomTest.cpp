@@ -11,12 +11,18 @@
 #include "widgets/DemoPanel.hpp"
 #include "widgets/DemoPlayer.hpp"
 #include "widgets/Explorer.hpp"
+#include "widgets/LegendWidget.hpp"
 #include "widgets/MainWindow.hpp"
+#include "widgets/TimelinePanel.hpp"
 
+#include <QAbstractButton>
+#include <QAbstractScrollArea>
 #include <QAbstractSlider>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
+#include <QLocale>
+#include <QMap>
 #include <QMenuBar>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -61,6 +67,131 @@ QString geometryOf(const QWidget* widget, const QWidget* window) {
         .arg(window->height())
         .arg(widget->visibleRegion().boundingRect().width())
         .arg(widget->visibleRegion().boundingRect().height());
+}
+
+// Whether `widget` lies in a scroll area's contents, where text out of sight scrolls into it.
+bool insideScrollArea(const QWidget* widget, const QWidget* window) {
+    for (const QWidget* w = widget->parentWidget(); w && w != window; w = w->parentWidget()) {
+        if (qobject_cast<const QAbstractScrollArea*>(w)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// The texts on screen that do not fit their widget, as a user would see them cut: a one-line
+// label or button whose text is wider than the widget, a wrapped label shorter than its lines,
+// an elided text ("..." in place of the end), or a label its parent clips.
+QStringList cutTexts(const QWidget& window) {
+    QStringList cut;
+    const auto describe = [&](const QWidget* w, const QString& text, const QString& why) {
+        cut << QString("'%1' (%2): %3").arg(text.left(60), geometryOf(w, &window), why);
+    };
+    for (const QLabel* label : window.findChildren<QLabel*>()) {
+        const QString text = label->text();
+        if (!label->isVisible() || text.isEmpty() || label->visibleRegion().isEmpty() ||
+            Qt::mightBeRichText(text)) {
+            continue; // rich text wraps by itself (the details), and nothing else uses it
+        }
+        if (text.contains(QChar(0x2026))) {
+            describe(label, text, "elided");
+        }
+        const QFontMetrics metrics(label->font());
+        const QRect room = label->contentsRect().adjusted(label->margin(), label->margin(),
+                                                          -label->margin(), -label->margin());
+        if (!label->wordWrap()) {
+            for (const QString& line : text.split('\n')) {
+                if (metrics.horizontalAdvance(line) > room.width()) {
+                    describe(label, text,
+                             QString("needs %1 px").arg(metrics.horizontalAdvance(line)));
+                }
+            }
+        } else if (label->heightForWidth(label->width()) > label->height()) {
+            describe(label, text,
+                     QString("needs %1 px of height").arg(label->heightForWidth(label->width())));
+        }
+        if (!insideScrollArea(label, &window) &&
+            label->visibleRegion().boundingRect() != label->rect()) {
+            describe(label, text, "clipped");
+        }
+    }
+    // The legends paint their entries one under the other: all of them, or some are cut.
+    for (const LegendWidget* legend : window.findChildren<LegendWidget*>()) {
+        if (legend->isVisible() && legend->height() < legend->sizeHint().height()) {
+            describe(legend, "legend", QString("%1 px of the %2 its entries need")
+                                           .arg(legend->height())
+                                           .arg(legend->sizeHint().height()));
+        }
+    }
+    for (const QAbstractButton* button : window.findChildren<QAbstractButton*>()) {
+        const QString text = button->text().remove('&');
+        if (!button->isVisible() || text.isEmpty() || button->visibleRegion().isEmpty() ||
+            qobject_cast<const QTabBar*>(button->parentWidget())) {
+            continue;
+        }
+        if (QFontMetrics(button->font()).horizontalAdvance(text) > button->contentsRect().width()) {
+            describe(button, text, "wider than its button");
+        }
+    }
+    return cut;
+}
+
+// Where every dock is and whether it shows: what a layout is, for the round trip.
+struct LayoutShot {
+    QMap<QString, QRect> docks; // visible docks by name, in window coordinates
+    QRect view;
+    QRect timeline;
+};
+
+LayoutShot layoutOf(const MainWindow& window) {
+    LayoutShot shot;
+    for (const QDockWidget* dock : window.findChildren<QDockWidget*>()) {
+        if (dock->isVisible()) {
+            shot.docks[dock->objectName()] = QRect(dock->mapTo(&window, QPoint(0, 0)), dock->size());
+        }
+    }
+    const auto place = [&](const QWidget* w) {
+        return w->isVisible() ? QRect(w->mapTo(&window, QPoint(0, 0)), w->size()) : QRect();
+    };
+    shot.view = place(window.view());
+    shot.timeline = place(window.timelinePanel());
+    return shot;
+}
+
+// The same layout within `slack` pixels on every edge; otherwise what differs.
+QString layoutDifference(const LayoutShot& a, const LayoutShot& b, int slack) {
+    if (a.docks.keys() != b.docks.keys()) {
+        return QString("docks %1 against %2")
+            .arg(QStringList(a.docks.keys()).join(","), QStringList(b.docks.keys()).join(","));
+    }
+    const auto near = [slack](QRect x, QRect y) {
+        return std::abs(x.left() - y.left()) <= slack && std::abs(x.top() - y.top()) <= slack &&
+               std::abs(x.right() - y.right()) <= slack &&
+               std::abs(x.bottom() - y.bottom()) <= slack;
+    };
+    const auto text = [](QRect r) {
+        return QString("%1,%2 %3x%4").arg(r.x()).arg(r.y()).arg(r.width()).arg(r.height());
+    };
+    QStringList differences;
+    for (auto it = a.docks.cbegin(); it != a.docks.cend(); ++it) {
+        if (!near(it.value(), b.docks[it.key()])) {
+            differences << QString("%1 %2 against %3")
+                               .arg(it.key(), text(it.value()), text(b.docks[it.key()]));
+        }
+    }
+    if (!near(a.view, b.view)) {
+        differences << QString("view %1 against %2").arg(text(a.view), text(b.view));
+    }
+    if (!near(a.timeline, b.timeline)) {
+        differences << QString("timeline %1 against %2").arg(text(a.timeline), text(b.timeline));
+    }
+    return differences.join("; ");
+}
+
+// How many lines a wrapped label's text takes at its width.
+int linesOf(const QLabel* label) {
+    const QFontMetrics metrics(label->font());
+    return (label->heightForWidth(label->width()) + metrics.leading()) / metrics.lineSpacing();
 }
 
 } // namespace
@@ -278,6 +409,155 @@ private slots:
         player.dock()->close();
         QVERIFY(!player.active());
         QVERIFY(!player.nextAction()->isEnabled());
+    }
+
+    // What a class reads, whole, in both layouts at a projector's 1280x720 and a laptop's
+    // 1024x768 (issue 23): the input-pipeline demo's input-bound step, whose point is the
+    // timeline's Input track. The presentation layout in the window's own size, as
+    // `--presentation --size` draws it (F5 is full screen, the screen's size, below).
+    void classroomLayoutsShowEverythingWhole_data() {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<bool>("presentation");
+        for (const QSize size : {QSize(1280, 720), QSize(1024, 768)}) {
+            for (const bool presentation : {false, true}) {
+                const QString row = QString("%1 %2x%3")
+                                        .arg(presentation ? "presentation" : "working")
+                                        .arg(size.width())
+                                        .arg(size.height());
+                QTest::newRow(qPrintable(row)) << size << presentation;
+            }
+        }
+    }
+
+    void classroomLayoutsShowEverythingWhole() {
+        QFETCH(QSize, size);
+        QFETCH(bool, presentation);
+        const DemoScript demo = loadDemo("input-pipeline");
+        const int inputBound = 2; // "8 cores: input-bound", replayed as the whole step
+        QVERIFY(demo.steps[inputBound].replay == ReplayKind::Step);
+        const auto opened = openWindow(demo.steps.front().scenario, size);
+        QVERIFY(opened);
+        MainWindow& window = *opened;
+        DemoPlayer& player = *window.demos();
+        QSignalSpy shown(&player, &DemoPlayer::stepShown);
+        player.start(demo, inputBound - 1);
+        QVERIFY(shown.wait(kStepTimeoutMs));
+        const QString before = window.headline()->text();
+        QVERIFY(pressAndWait(window, Qt::Key_PageDown, inputBound));
+        if (presentation) {
+            window.setPresentation(true);
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(window.timelinePanel()->run() != nullptr, kStepTimeoutMs);
+        QTest::qWait(200); // the docks and the splitter take their sizes
+        QCOMPARE(window.size(), size);
+        if (qEnvironmentVariableIsSet("PODSCOPE_TEST_GRABS")) {
+            window.grab().save(qEnvironmentVariable("PODSCOPE_TEST_GRABS") + "/" + QTest::currentDataTag() + ".png");
+        }
+        const QStringList cut = cutTexts(window);
+        QVERIFY2(cut.isEmpty(), qPrintable(cut.join("\n")));
+        checkDemoControls(window);
+
+        // No stale text: the headline is this step's, not the one before.
+        const TrainingResult result = simulateTraining(demo.steps[inputBound].scenario);
+        const QString headline = window.headline()->text();
+        QVERIFY2(headline.contains("Bottleneck: " + QString::fromStdString(result.bottleneck)) &&
+                     headline.contains(QLocale().toString(result.throughputExamplesPerS, 'f', 0)),
+                 qPrintable(headline));
+        QVERIFY(headline != before);
+        if (!presentation) {
+            QVERIFY(wholyVisible(window.headline(), &window));
+        }
+        // The phase caption over the view: two lines at most, whole.
+        const QLabel* caption = window.viewCaption();
+        QVERIFY2(linesOf(caption) <= 2,
+                 qPrintable(QString("%1 lines: %2").arg(linesOf(caption)).arg(caption->text())));
+        // The timeline's Input track, the step's point, in sight.
+        const TimelinePanel* timeline = window.timelinePanel();
+        QVERIFY(timeline->isVisible());
+        int input = -1;
+        for (std::size_t i = 0; i < timeline->tracks().size(); ++i) {
+            if (QString::fromStdString(timeline->tracks()[i].label).startsWith("Input")) {
+                input = static_cast<int>(i);
+            }
+        }
+        QVERIFY(input >= 0);
+        const QRect track = timeline->trackRect(input);
+        // Its time axis too, under every track and the chip counts (the counts may give up
+        // height, the axis may not).
+        const QRect axis = timeline->axisRect();
+        QVERIFY2(axis.bottom() < timeline->height() && axis.top() > timeline->countsRect().bottom(),
+                 qPrintable(QString("axis %1..%2 in a panel %3 high (it needs %4)")
+                                .arg(axis.top())
+                                .arg(axis.bottom())
+                                .arg(timeline->height())
+                                .arg(timeline->sizeHint().height())));
+        QVERIFY2(timeline->fontMetrics().horizontalAdvance(timeline->countsTitle()) <=
+                     timeline->width() - 12,
+                 qPrintable(timeline->countsTitle()));
+        QVERIFY2(!track.isEmpty() && timeline->visibleRegion().boundingRect().contains(track),
+                 qPrintable(QString("Input track at %1,%2 %3x%4; %5")
+                                .arg(track.x())
+                                .arg(track.y())
+                                .arg(track.width())
+                                .arg(track.height())
+                                .arg(geometryOf(timeline, &window))));
+    }
+
+    // F5, Esc, F5: the class comes back to the layout it left, both ways (issue 23: Esc left
+    // a cramped layout, and F5 again squeezed the caption).
+    void presentationRoundTripRestoresBothLayouts_data() {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1280x720") << QSize(1280, 720);
+        QTest::newRow("1024x768") << QSize(1024, 768);
+    }
+
+    void presentationRoundTripRestoresBothLayouts() {
+        QFETCH(QSize, size);
+        const DemoScript demo = loadDemo("input-pipeline");
+        const auto opened = openWindow(demo.steps.front().scenario, size);
+        QVERIFY(opened);
+        MainWindow& window = *opened;
+        DemoPlayer& player = *window.demos();
+        QSignalSpy shown(&player, &DemoPlayer::stepShown);
+        player.start(demo, 2);
+        QVERIFY(shown.wait(kStepTimeoutMs));
+        QTRY_VERIFY_WITH_TIMEOUT(window.timelinePanel()->run() != nullptr, kStepTimeoutMs);
+        QTest::qWait(200);
+        const LayoutShot working = layoutOf(window);
+        const QString headline = window.headline()->text();
+        const int captionLines = linesOf(window.viewCaption());
+        const auto settle = [] { QTest::qWait(300); }; // full screen, then the docks' sizes
+
+        QTest::keyClick(&window, Qt::Key_F5);
+        QVERIFY(window.presentation());
+        settle();
+        const LayoutShot presented = layoutOf(window);
+        QVERIFY(!presented.docks.contains("configurationDock"));
+        QVERIFY(linesOf(window.viewCaption()) <= 2);
+        QStringList cut = cutTexts(window);
+        QVERIFY2(cut.isEmpty(), qPrintable(cut.join("\n")));
+
+        QTest::keyClick(&window, Qt::Key_Escape);
+        QVERIFY(!window.presentation());
+        settle();
+        QCOMPARE(window.size(), size);
+        QString difference = layoutDifference(working, layoutOf(window), 4);
+        QVERIFY2(difference.isEmpty(), qPrintable("after Esc: " + difference));
+        QCOMPARE(window.headline()->text(), headline);
+        QCOMPARE(linesOf(window.viewCaption()), captionLines);
+        cut = cutTexts(window);
+        QVERIFY2(cut.isEmpty(), qPrintable(cut.join("\n")));
+
+        QTest::keyClick(&window, Qt::Key_F5);
+        QVERIFY(window.presentation());
+        settle();
+        difference = layoutDifference(presented, layoutOf(window), 4);
+        QVERIFY2(difference.isEmpty(), qPrintable("F5 again: " + difference));
+        QVERIFY(linesOf(window.viewCaption()) <= 2);
+        QTest::keyClick(&window, Qt::Key_Escape);
+        settle();
+        difference = layoutDifference(working, layoutOf(window), 4);
+        QVERIFY2(difference.isEmpty(), qPrintable("after the second Esc: " + difference));
     }
 
     // A before/after step draws both on one scale, and the pair keeps that scale.

@@ -1,6 +1,7 @@
 // The teaching demos (issue 8) end to end, as a class sees them: every step of every bundled
 // demo is shown in a real window under Xvfb (configuration, chart, 3-D view, caption, data
 // blocks), Back and Leave behave, and the program renders a step for slides.
+#include "demo/CaptionFields.hpp"
 #include "demo/DemoScript.hpp"
 #include "session/ScenarioDocument.hpp"
 #include "training/StepModel.hpp"
@@ -12,6 +13,7 @@
 #include "widgets/Explorer.hpp"
 #include "widgets/MainWindow.hpp"
 
+#include <QCommandLinkButton>
 #include <QDockWidget>
 #include <QImage>
 #include <QProcess>
@@ -89,10 +91,22 @@ private:
         QCOMPARE(window.currentRun()->topology.chipCount(), simulateTraining(step.scenario).chips);
         QVERIFY(std::abs(window.timeUs() - step.timeFraction * window.durationUs()) <= 1e-6 * window.durationUs() + 1e-9);
         // The caption and the step number the class reads.
-        QCOMPARE(player.panel()->captionText(), QString::fromStdString(step.caption));
+        // A caption that quotes the replay clock quotes what the clock under the view shows,
+        // in its format ("2340.6 µs").
+        const QString clock = window.clockText();
+        QVERIFY2(clock.count(" / ") == 1, qPrintable(clock));
+        const QString total = clock.section(" / ", 1);
+        QString expected = QString::fromStdString(step.caption);
+        if (expected.contains(kReplayClockField)) {
+            expected.replace(kReplayClockField, total);
+            QVERIFY2(player.panel()->captionText().contains(" " + total),
+                     qPrintable(player.panel()->captionText() + " | clock " + clock));
+        }
+        QCOMPARE(player.panel()->captionText(), expected);
         QVERIFY(player.panel()->stepText().startsWith(QString("Step %1 of %2").arg(index + 1).arg(demo.steps.size())));
         QCOMPARE(player.panel()->backButton()->isEnabled(), index > 0);
         QCOMPARE(player.panel()->nextButton()->isEnabled(), index + 1 < static_cast<int>(demo.steps.size()));
+        QCOMPARE(player.panel()->nextDemoButton()->isVisible(), index + 1 == static_cast<int>(demo.steps.size()));
         QCOMPARE(player.panel()->dataBlocksShown(), step.dataBlocks);
         if (step.dataBlocks) {
             const DataBlocksView* blocks = player.panel()->dataBlocks();
@@ -144,6 +158,41 @@ private slots:
         QVERIFY(sameScenario(window.explorer()->document().scenario(), demo.steps[static_cast<std::size_t>(last - 1)].scenario));
         QUndoStack* undo = window.explorer()->document().undoStack();
         QVERIFY(undo->canUndo());
+    }
+
+    // The last step of every demo leads on: the next demo in the menu's order is one click away
+    // (and the last demo leads back to the first).
+    void lastStepOffersTheNextDemo_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("next");
+        const auto names = bundledDemoNames();
+        for (std::size_t i = 0; i < names.size(); ++i) {
+            QTest::newRow(names[i].c_str()) << QString::fromStdString(names[i])
+                                            << QString::fromStdString(names[(i + 1) % names.size()]);
+        }
+    }
+
+    void lastStepOffersTheNextDemo() {
+        QFETCH(QString, name);
+        QFETCH(QString, next);
+        const DemoScript demo = loadDemo(name.toStdString());
+        const DemoScript following = loadDemo(next.toStdString());
+        const auto opened = openWindow(demo.steps.back().scenario, QSize(1280, 720));
+        QVERIFY(opened);
+        MainWindow& window = *opened;
+        DemoPlayer& player = *window.demos();
+        const int last = static_cast<int>(demo.steps.size()) - 1;
+        QVERIFY(showAndWait(player, 0, [&] { player.start(demo); }));
+        QVERIFY(!player.panel()->nextDemoButton()->isVisible());
+        QVERIFY(showAndWait(player, last, [&] { player.showStep(last); }));
+        const auto* offer = player.panel()->nextDemoButton();
+        QVERIFY(offer->isVisible() && offer->isEnabled());
+        QVERIFY2(offer->description().contains(QString::fromStdString(following.title)),
+                 qPrintable(offer->description()));
+        QVERIFY(!offer->visibleRegion().isEmpty());
+        QVERIFY(showAndWait(player, 0, [&] { player.panel()->nextDemoButton()->click(); }));
+        QCOMPARE(QString::fromStdString(player.script().name), next);
+        checkStepShown(window, following, 0);
     }
 
     void ringDemoBlocksFollowTheReplay() {

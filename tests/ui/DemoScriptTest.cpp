@@ -62,7 +62,12 @@ TEST(DemoScript, EveryBundledDemoEndsAtFullScaleOnTheMultipod) {
         EXPECT_FALSE(demo.steps.front().fullScale);
         EXPECT_LT(simulateTraining(demo.steps.front().scenario).chips, 4096);
         for (const auto& step : demo.steps) {
-            EXPECT_EQ(step.caption.find('{'), std::string::npos) << step.caption; // all filled
+            // All filled but the replay clock, which the panel fills once the replay runs.
+            std::string caption = step.caption;
+            for (std::size_t at; (at = caption.find(kReplayClockField)) != std::string::npos;) {
+                caption.erase(at, std::string(kReplayClockField).size());
+            }
+            EXPECT_EQ(caption.find('{'), std::string::npos) << step.caption;
             EXPECT_FALSE(step.title.empty());
         }
     }
@@ -142,6 +147,71 @@ TEST(DemoScript, BeforeAndAfterStepsCompareWithThePreviousStep) {
         EXPECT_LT(now.*pair.part, 0.9 * (before.*pair.part));
         EXPECT_LT(now.total(), before.total());
     }
+}
+
+// Each step's point in the step's own result: where the caption says a quantity changes from
+// the step before, it does, the way the caption says (issue 23: steps whose pictures were the
+// same). The quantities are read from the results, not from the captions' text.
+TEST(DemoScript, EachStepChangesWhatItsCaptionSaysChanges) {
+    using Quantity = double (*)(const TrainingResult&);
+    struct Change {
+        const char* demo;
+        int step; // 0-based; compared with step - 1
+        const char* what;
+        Quantity quantity;
+        int direction; // +1 rises, -1 falls
+    };
+    const Quantity perCore = [](const TrainingResult& r) { return r.plan.examplesPerCore; };
+    const Quantity efficiency = [](const TrainingResult& r) { return r.computeEfficiency; };
+    const Quantity evalShare = [](const TrainingResult& r) { return r.breakdown.evalAmortized / r.stepTimeS; };
+    const Quantity eval = [](const TrainingResult& r) { return r.breakdown.evalAmortized; };
+    const Quantity evaluations = [](const TrainingResult& r) { return static_cast<double>(r.evaluations); };
+    const Quantity capacity = [](const TrainingResult& r) { return r.input.capacityExamplesPerSPerHost; };
+    const Quantity stall = [](const TrainingResult& r) { return r.breakdown.inputStall; };
+    const Quantity sync = [](const TrainingResult& r) { return r.gradientSyncS; };
+    const Quantity optimizer = [](const TrainingResult& r) { return r.breakdown.optimizer; };
+    const Quantity halo = [](const TrainingResult& r) { return r.breakdown.modelParallelComm; };
+    const Quantity replicas = [](const TrainingResult& r) { return static_cast<double>(r.plan.replicas); };
+    const std::vector<Change> changes{
+        {"batch-limit", 1, "examples per core (four times the chips)", perCore, -1},
+        {"batch-limit", 1, "efficiency falls", efficiency, -1},
+        {"batch-limit", 2, "one example per core", perCore, -1},
+        {"batch-limit", 2, "efficiency", efficiency, -1},
+        {"distributed-evaluation", 1, "evaluation's share of the step", evalShare, +1},
+        {"distributed-evaluation", 2, "overlapped evaluation", eval, -1},
+        {"distributed-evaluation", 4, "the rules' cadence", evaluations, -1},
+        {"input-pipeline", 1, "a smaller host", capacity, -1},
+        {"input-pipeline", 2, "8 cores", capacity, -1},
+        {"input-pipeline", 2, "the chips wait", stall, +1},
+        {"model-parallelism", 1, "halo exchange", halo, +1},
+        {"model-parallelism", 1, "replicas", replicas, -1},
+        {"model-parallelism", 2, "four partitions", replicas, -1},
+        {"model-parallelism", 3, "eight partitions", replicas, -1},
+        {"ring-allreduce", 3, "the bidirectional ring", sync, -1},
+        {"twod-allreduce", 2, "folded lines", sync, +1},
+        {"twod-allreduce", 4, "the wrapped dimension first", sync, -1},
+        {"weight-update-sharding", 1, "sharded update", optimizer, -1},
+    };
+    for (const Change& change : changes) {
+        SCOPED_TRACE(std::string(change.demo) + " step " + std::to_string(change.step + 1) + ": " + change.what);
+        const DemoScript demo = loadDemo(change.demo);
+        ASSERT_LT(static_cast<std::size_t>(change.step), demo.steps.size());
+        const double before = change.quantity(simulateTraining(demo.steps[static_cast<std::size_t>(change.step - 1)].scenario));
+        const double now = change.quantity(simulateTraining(demo.steps[static_cast<std::size_t>(change.step)].scenario));
+        // Visibly: a tenth at least, not a rounding difference.
+        if (change.direction > 0) {
+            EXPECT_GT(now, 1.1 * before) << before << " -> " << now;
+        } else {
+            EXPECT_LT(now, 0.9 * before) << before << " -> " << now;
+        }
+    }
+    // "Not four times the 256-chip figure"; "then raise the batch?" changes the chart, to time to
+    // train against the batch.
+    const DemoScript batch = loadDemo("batch-limit");
+    EXPECT_EQ(batch.steps[3].chart, ChartKind::Batch);
+    EXPECT_NE(batch.steps[2].chart, ChartKind::Batch);
+    EXPECT_LT(simulateTraining(batch.steps[1].scenario).throughputExamplesPerS,
+              3.5 * simulateTraining(batch.steps[0].scenario).throughputExamplesPerS);
 }
 
 TEST(DemoScript, StepsInheritWhatTheyDoNotChange) {

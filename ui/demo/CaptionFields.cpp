@@ -60,6 +60,7 @@ std::vector<std::string> captionFieldNames() {
     for (const auto& [name, field] : fields()) {
         names.push_back(name);
     }
+    names.emplace_back("replay_us");
     return names;
 }
 
@@ -77,6 +78,11 @@ std::string fillCaption(const std::string& caption, const Scenario& scenario, co
             throw InputError("caption", "'{' at character " + std::to_string(open + 1) + " is not closed");
         }
         const std::string name = caption.substr(open + 1, close - open - 1);
+        if (caption.compare(open, close + 1 - open, kReplayClockField) == 0) {
+            filled += caption.substr(at, close + 1 - at); // the demo panel fills it
+            at = close + 1;
+            continue;
+        }
         const auto field = fields().find(name);
         if (field == fields().end()) {
             std::string known;

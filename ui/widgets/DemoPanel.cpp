@@ -1,9 +1,11 @@
 #include "widgets/DemoPanel.hpp"
 
+#include "demo/CaptionFields.hpp"
 #include "training/StepModel.hpp"
 #include "view/TrainingAnalysis.hpp"
 #include "widgets/DataBlocksView.hpp"
 
+#include <QCommandLinkButton>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -81,6 +83,13 @@ DemoPanel::DemoPanel(QWidget* parent)
     outer->addWidget(blocksBox_, 1);
     blocksBox_->setVisible(false);
 
+    // The last step leads on: the next demo, one click away (a clicker's Page Down never jumps
+    // into another demo by accident).
+    nextDemo_ = new QCommandLinkButton(tr("Next demo"));
+    nextDemo_->setObjectName("nextDemo");
+    nextDemo_->setVisible(false);
+    outer->addWidget(nextDemo_);
+
     auto* buttons = new QHBoxLayout;
     back_ = new QPushButton(tr("< Back"));
     next_ = new QPushButton(tr("Next >"));
@@ -95,6 +104,7 @@ DemoPanel::DemoPanel(QWidget* parent)
     connect(back_, &QPushButton::clicked, this, &DemoPanel::backClicked);
     connect(next_, &QPushButton::clicked, this, &DemoPanel::nextClicked);
     connect(leave_, &QPushButton::clicked, this, &DemoPanel::leaveClicked);
+    connect(nextDemo_, &QPushButton::clicked, this, &DemoPanel::nextDemoClicked);
     connect(frames_, &QSlider::valueChanged, blocks_, &DataBlocksView::setFrame);
     connect(blocks_, &DataBlocksView::frameChanged, frames_, &QSlider::setValue);
     playTimer_.setInterval(kFrameMs);
@@ -121,9 +131,14 @@ void DemoPanel::showStep(const DemoScript& script, int index) {
                        .arg(index + 1)
                        .arg(script.steps.size())
                        .arg(QString::fromStdString(step.title)));
-    caption_->setText(QString::fromStdString(step.caption));
+    captionTemplate_ = QString::fromStdString(step.caption);
+    replayClock_.clear();
+    fillCaption();
     back_->setEnabled(index > 0);
-    next_->setEnabled(index + 1 < static_cast<int>(script.steps.size()));
+    const bool last = index + 1 == static_cast<int>(script.steps.size());
+    next_->setEnabled(!last);
+    nextDemo_->setVisible(last && !nextDemoTitle_.isEmpty());
+    nextDemo_->setDescription(nextDemoTitle_);
     play_->setChecked(false);
     blocksBox_->setVisible(step.dataBlocks);
     fitCaption();
@@ -152,6 +167,27 @@ void DemoPanel::setPresentation(bool on) {
     caption.setPointSizeF(base * (on ? 1.75 : 1.0));
     caption_->setFont(caption);
     fitCaption();
+}
+
+void DemoPanel::setNextDemo(const QString& title) {
+    nextDemoTitle_ = title;
+}
+
+void DemoPanel::setReplayClock(const QString& total) {
+    replayClock_ = total;
+    fillCaption();
+}
+
+void DemoPanel::fillCaption() {
+    // The replay's length is known once the step's replay runs: until then the caption says
+    // so rather than quote another step's clock.
+    QString text = captionTemplate_;
+    text.replace(QString::fromUtf8(kReplayClockField),
+                 replayClock_.isEmpty() ? tr("(replaying ...)") : replayClock_);
+    if (caption_->text() != text) {
+        caption_->setText(text);
+        fitCaption();
+    }
 }
 
 void DemoPanel::setBusy(bool busy) { busy_->setVisible(busy); }

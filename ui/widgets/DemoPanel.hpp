@@ -5,6 +5,7 @@
 #include <QTimer>
 #include <QWidget>
 
+class QCommandLinkButton;
 class QLabel;
 class QPushButton;
 class QScrollArea;
@@ -24,6 +25,11 @@ public:
 
     // Shows step `index` of `script`; computes the step's data blocks when it has them.
     void showStep(const DemoScript& script, int index);
+    // The demo the last step offers next (its title; empty: none), shown from the next showStep.
+    void setNextDemo(const QString& title);
+    // The replay clock's total as the window shows it ("2340.6 µs"), for the captions that
+    // quote it ({replay_us}); empty until the step's replay is on screen.
+    void setReplayClock(const QString& total);
     // Large fonts for a projector (the presentation layout), or the normal ones.
     void setPresentation(bool on);
     QLabel* captionLabel() const { return caption_; }
@@ -38,17 +44,20 @@ public:
     QPushButton* backButton() const { return back_; }
     QPushButton* nextButton() const { return next_; }
     QPushButton* leaveButton() const { return leave_; }
+    QCommandLinkButton* nextDemoButton() const { return nextDemo_; }
 
 signals:
     void backClicked();
     void nextClicked();
     void leaveClicked();
+    void nextDemoClicked();
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
     void fitCaption();
+    void fillCaption();
 
     QScrollArea* text_ = nullptr;
     QLabel* title_ = nullptr;
@@ -62,6 +71,10 @@ private:
     QPushButton* back_ = nullptr;
     QPushButton* next_ = nullptr;
     QPushButton* leave_ = nullptr;
+    QCommandLinkButton* nextDemo_ = nullptr;
+    QString nextDemoTitle_;
+    QString captionTemplate_; // the step's caption, {replay_us} not yet filled
+    QString replayClock_;
     QTimer playTimer_;
 };
 

@@ -47,6 +47,11 @@ DemoPlayer::DemoPlayer(MainWindow& window, Explorer& explorer)
     connect(panel_, &DemoPanel::backClicked, this, &DemoPlayer::back);
     connect(panel_, &DemoPanel::nextClicked, this, &DemoPlayer::next);
     connect(panel_, &DemoPanel::leaveClicked, this, &DemoPlayer::leave);
+    connect(panel_, &DemoPanel::nextDemoClicked, this, [this] {
+        if (const DemoScript* demo = nextDemo()) {
+            start(*demo);
+        }
+    });
     // Closing the dock is leaving the demo; the window hiding it for a while (restoring a
     // layout) is not.
     dock_->installEventFilter(this);
@@ -134,8 +139,23 @@ void DemoPlayer::setPresentation(bool on) {
     panel_->setPresentation(on);
 }
 
+const DemoScript* DemoPlayer::nextDemo() const {
+    if (bundled_.empty()) {
+        return nullptr;
+    }
+    for (std::size_t i = 0; i < bundled_.size(); ++i) {
+        if (bundled_[i].name == script_.name) {
+            return &bundled_[(i + 1) % bundled_.size()];
+        }
+    }
+    return &bundled_.front();
+}
+
 void DemoPlayer::start(DemoScript script, int step) {
     script_ = std::move(script);
+    const DemoScript* next = nextDemo();
+    panel_->setNextDemo(next ? QString("%1. %2").arg(next->order).arg(QString::fromStdString(next->title))
+                             : QString());
     nextAction_->setEnabled(true);
     backAction_->setEnabled(true);
     window_.setSpacePlays(false); // Space is the next step now
@@ -247,6 +267,20 @@ void DemoPlayer::showComparison() {
     }
 }
 
+void DemoPlayer::fitLegend() {
+    // The legends change with the step (the collective's utilisation scale, the step's kinds
+    // of traffic): the legend dock keeps the height of the legends shown, the demo the rest.
+    auto* legend = window_.findChild<QDockWidget*>("legendDock");
+    if (!legend || !legend->isVisible() || !dock_->isVisible()) {
+        return;
+    }
+    const int legendHeight = window_.legendDockHeight();
+    if (std::abs(legend->height() - legendHeight) > 2) {
+        window_.resizeDocks({legend, dock_}, {legendHeight, legend->height() + dock_->height() - legendHeight},
+                            Qt::Vertical);
+    }
+}
+
 void DemoPlayer::checkReady() {
     if (!active() || !waiting_) {
         return;
@@ -269,8 +303,10 @@ void DemoPlayer::checkReady() {
     }
     waiting_ = false;
     panel_->setBusy(false);
+    fitLegend();
     window_.setPlaying(false);
     window_.setTimeUs(current.timeFraction * window_.durationUs());
+    panel_->setReplayClock(window_.clockTotalText());
     emit stepShown(step_);
 }
 

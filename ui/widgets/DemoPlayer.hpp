@@ -37,6 +37,9 @@ public:
     void back();
     // Closes the panel; the configuration of the current step stays for exploring.
     void leave();
+    // The demo the last step offers: the next in the menu's order, the first after the last
+    // (and after a teacher's own script); null before addMenu.
+    const DemoScript* nextDemo() const;
 
     bool active() const { return step_ >= 0; }
     const DemoScript& script() const { return script_; }
@@ -61,6 +64,7 @@ signals:
 
 private:
     void checkReady();
+    void fitLegend();
     // Before/after steps: the previous step's breakdown pinned beside this one's, one scale.
     void showComparison();
     void openScript(const QString& path);

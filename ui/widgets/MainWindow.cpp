@@ -22,6 +22,7 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QEvent>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -84,7 +85,7 @@ MainWindow::MainWindow(const Scenario& training, bool withView, QWidget* parent)
     stepRunner_ = new LatestOnlyRunner<StepRun>(this);
     if (withView) {
         view_ = new VtkView(this);
-        view_->setMinimumSize(320, 160); // the step replay's timeline panel shares the column
+        view_->setMinimumSize(320, 120); // the step replay's timeline panel shares the column
     } else {
         placeholder_ = new QLabel(tr("3-D view unavailable on this display platform"), this);
         placeholder_->setAlignment(Qt::AlignCenter);
@@ -286,6 +287,9 @@ void MainWindow::buildControls() {
     split->addWidget(timelinePanel_);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
+    // The splitter keeps its proportions when the docks take room (a demo, F5, a small
+    // window): the timeline then gets back the rows and the axis it needs.
+    split->installEventFilter(this);
     column->addWidget(split, 1);
 
     auto* playback = new QHBoxLayout();
@@ -512,6 +516,14 @@ void MainWindow::setPresentation(bool on) {
         restoreState(stateBeforePresentation_);
         demo->setVisible(demos_->active()); // a demo may have started or ended meanwhile
     }
+}
+
+QString MainWindow::clockText() const {
+    return timeLabel_->text();
+}
+
+QString MainWindow::clockTotalText() const {
+    return microseconds(clock_->durationS());
 }
 
 void MainWindow::setSpacePlays(bool plays) {
@@ -966,13 +978,24 @@ void MainWindow::selectChip(ChipId chip) {
 }
 
 // The panel whole (its tracks, counts and axis) up to 3/5 of the splitter, the 3-D view the rest.
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::Resize && watched == findChild<QSplitter*>("viewSplitter")) {
+        QTimer::singleShot(0, this, [this] { fitTimelinePanel(/*grow only=*/true); });
+    }
+    return QMainWindow::eventFilter(watched, event);
+}
+
 void MainWindow::fitTimelinePanel(bool growOnly) {
     auto* split = findChild<QSplitter*>("viewSplitter");
     if (!split || timelinePanel_->isHidden()) {
         return;
     }
     const int total = std::max(split->height() - split->handleWidth(), 1);
-    const int panel = std::min(timelinePanel_->sizeHint().height(), total * 3 / 5);
+    // Its whole height up to 3/5 of the column; in a short window (1280x720 with a demo) at
+    // least every track and the axis, the counts a strip, as long as the view keeps a third.
+    const int compact = std::min(timelinePanel_->compactHeight(), total * 2 / 3);
+    const int panel =
+        std::min(timelinePanel_->sizeHint().height(), std::max(total * 3 / 5, compact));
     if (growOnly && timelinePanel_->height() >= panel) {
         return;
     }

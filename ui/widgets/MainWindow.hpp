@@ -125,6 +125,10 @@ public:
     // Space plays and pauses the replay, except while a demo uses it for its next step.
     void setSpacePlays(bool plays);
     QLabel* viewCaption() const { return caption_; }
+    // The replay clock under the view as shown ("546.0 µs / 2184.1 µs"), and its total alone
+    // in the same format, which demo captions quote.
+    QString clockText() const;
+    QString clockTotalText() const;
     // The height the legend dock needs to show both legends and a line of details.
     int legendDockHeight() const;
 
@@ -139,6 +143,7 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void fitTimelinePanel(bool growOnly);

@@ -23,6 +23,7 @@ constexpr int kRightMargin = 12;
 constexpr int kLaneHeight = 13;
 constexpr int kRowGap = 3;
 constexpr int kCountsHeight = 44;
+constexpr int kCountsStrip = 14;  // the least the counts keep in a short panel
 constexpr int kMinTickGapPx = 70; // between tick labels
 constexpr double kMinVisibleS = 1e-6;
 constexpr int kDragThresholdPx = 4;
@@ -156,16 +157,38 @@ void TimelinePanel::layoutRows() {
     // so that the time axis stays in view.
     const int room = height() - y - (line + 8) - 4;
     counts_ = QRect(left, y, plotWidth,
-                    height() > 0 ? std::clamp(room, 14, kCountsHeight) : kCountsHeight);
+                    height() > 0 ? std::clamp(room, kCountsStrip, kCountsHeight) : kCountsHeight);
     y = counts_.bottom() + 2;
     axis_ = QRect(left, y, plotWidth, line + 8);
     // Asked for, not forced: a small window (a demo at 1280x720) must not grow for it.
     const int needed = axis_.bottom() + 4 + (kCountsHeight - counts_.height());
+    compactHeight_ = axis_.bottom() + 4 - (counts_.height() - kCountsStrip);
     if (neededHeight_ != needed) {
         neededHeight_ = needed;
         updateGeometry();
         emit neededHeightChanged();
     }
+}
+
+QString TimelinePanel::countsTitle() const {
+    if (!run_) {
+        return {};
+    }
+    // The longest wording that fits the panel's width: a narrow panel (1024x768, a demo
+    // beside it) says it shorter rather than cut it off.
+    const QStringList wordings{
+        tr("Above: chip %1 (click a chip in the 3-D view to follow another). Below: how many "
+           "of all %2 chips do each activity."),
+        tr("Above: chip %1 (click a chip to follow another). Below: what all %2 chips do."),
+        tr("Above: chip %1. Below: what all %2 chips do."), tr("Chip %1 above, all %2 below")};
+    QString text;
+    for (const QString& wording : wordings) {
+        text = wording.arg(chip_).arg(run_->timeline.chips);
+        if (fontMetrics().horizontalAdvance(text) <= width() - 12) {
+            break;
+        }
+    }
+    return text;
 }
 
 void TimelinePanel::invalidate() {
@@ -231,11 +254,7 @@ void TimelinePanel::paintStatic(QPainter& painter) {
     painter.setPen(qcolor(palette::kText));
     painter.drawText(
         QRect(6, counts_.top() - fontMetrics().height() - 2, width() - 12, fontMetrics().height()),
-        Qt::AlignLeft | Qt::AlignVCenter,
-        tr("Above: chip %1 (click a chip in the 3-D view to follow another). Below: how many "
-           "of all %2 chips do each activity.")
-            .arg(chip_)
-            .arg(run_->timeline.chips));
+        Qt::AlignLeft | Qt::AlignVCenter, countsTitle());
     paintCounts(painter, counts_);
     paintAxis(painter, axis_);
 }

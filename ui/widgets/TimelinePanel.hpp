@@ -43,9 +43,13 @@ public:
     const std::vector<Track>& tracks() const { return tracks_; }
     // The tooltip at a position: the layer or collective there with its bytes and times.
     QString toolTipAt(QPoint position) const;
+    // The title over the chip counts as drawn now (shorter in a narrow panel).
+    QString countsTitle() const;
     // The axis's tick labels as drawn now (round values with the unit).
     QStringList tickLabels() const;
 
+    // The least height that shows every track and the time axis, the chip counts a strip.
+    int compactHeight() const { return compactHeight_; }
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
@@ -87,6 +91,7 @@ private:
     double pressFromS_ = 0, pressToS_ = 0;
     bool moved_ = false;
     int neededHeight_ = 200;
+    int compactHeight_ = 120;
 };
 
 } // namespace podscope::ui

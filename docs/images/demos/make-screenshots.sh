@@ -20,5 +20,7 @@ shot --demo weight-update-sharding --step 2 --presentation --size 1280x720 --scr
 shot --demo distributed-evaluation --step 3 --presentation --size 1920x1080 --screenshot presentation-1920x1080.png
 shot --demo ring-allreduce --step 3 --size 1024x768 --screenshot demo-1024x768.png
 shot --demo twod-allreduce --step 4 --size 1280x720 --screenshot demo-1280x720.png
+shot --demo input-pipeline --step 3 --size 1280x720 --screenshot input-timeline-1280x720.png
+shot --demo input-pipeline --step 3 --presentation --size 1024x768 --screenshot input-presentation-1024x768.png
 shot --preset mlperf07-ssd-tf-4096 --layout grid --color-by replica --time-us 0 --size 1600x1000 --screenshot multipod-replicas.png
 shot --preset mlperf07-resnet50-tf-4096 --layout grid --color-by host --time-us 0 --size 1600x1000 --screenshot multipod-hosts.png
