@@ -92,7 +92,7 @@ private:
         QVERIFY(std::abs(window.timeUs() - step.timeFraction * window.durationUs()) <= 1e-6 * window.durationUs() + 1e-9);
         // The caption and the step number the class reads.
         // A caption that quotes the replay clock quotes what the clock under the view shows,
-        // in its format ("2340.6 µs").
+        // in its format ("2.341 ms", the unit the span chooses).
         const QString clock = window.clockText();
         QVERIFY2(clock.count(" / ") == 1, qPrintable(clock));
         const QString total = clock.section(" / ", 1);

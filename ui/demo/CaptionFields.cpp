@@ -60,7 +60,7 @@ std::vector<std::string> captionFieldNames() {
     for (const auto& [name, field] : fields()) {
         names.push_back(name);
     }
-    names.emplace_back("replay_us");
+    names.emplace_back("replay_clock");
     return names;
 }
 

@@ -28,7 +28,7 @@ public:
     // The demo the last step offers next (its title; empty: none), shown from the next showStep.
     void setNextDemo(const QString& title);
     // The replay clock's total as the window shows it ("2340.6 µs"), for the captions that
-    // quote it ({replay_us}); empty until the step's replay is on screen.
+    // quote it ({replay_clock}); empty until the step's replay is on screen.
     void setReplayClock(const QString& total);
     // Large fonts for a projector (the presentation layout), or the normal ones.
     void setPresentation(bool on);
@@ -73,7 +73,7 @@ private:
     QPushButton* leave_ = nullptr;
     QCommandLinkButton* nextDemo_ = nullptr;
     QString nextDemoTitle_;
-    QString captionTemplate_; // the step's caption, {replay_us} not yet filled
+    QString captionTemplate_; // the step's caption, {replay_clock} not yet filled
     QString replayClock_;
     QTimer playTimer_;
 };

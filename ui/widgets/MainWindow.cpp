@@ -523,7 +523,7 @@ QString MainWindow::clockText() const {
 }
 
 QString MainWindow::clockTotalText() const {
-    return microseconds(clock_->durationS());
+    return clock_->spanReading();
 }
 
 void MainWindow::setSpacePlays(bool plays) {

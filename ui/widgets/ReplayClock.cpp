@@ -62,15 +62,24 @@ void ReplayClock::advance(double wallSeconds) {
     emit timeChanged(timeS_);
 }
 
-QString ReplayClock::reading() const {
-    const TimeUnit unit = timeUnitFor(durationS_);
+namespace {
+
+// `seconds` in the unit the span chooses, as the clock writes it.
+QString inSpanUnit(double seconds, double spanS) {
+    const TimeUnit unit = timeUnitFor(spanS);
     const int decimals = unit.perSecond > 1e3 ? 1 : 3;
-    const QLocale locale;
-    const auto write = [&](double seconds) {
-        return locale.toString(seconds * unit.perSecond, 'f', decimals) + QChar(' ') +
-               QString::fromUtf8(unit.symbol);
-    };
-    return write(timeS_) + QStringLiteral(" / ") + write(durationS_);
+    return QLocale().toString(seconds * unit.perSecond, 'f', decimals) + QChar(' ') +
+           QString::fromUtf8(unit.symbol);
+}
+
+} // namespace
+
+QString ReplayClock::reading() const {
+    return inSpanUnit(timeS_, durationS_) + QStringLiteral(" / ") + spanReading();
+}
+
+QString ReplayClock::spanReading() const {
+    return inSpanUnit(durationS_, durationS_);
 }
 
 } // namespace podscope::ui

@@ -27,6 +27,8 @@ public:
     // "1.375 s / 4.582 s": the time and the span in one unit, chosen by the span so that the
     // reading keeps its unit and width while it runs (µs to one decimal, ms and s to three).
     QString reading() const;
+    // The span alone as the reading writes it ("4.582 s").
+    QString spanReading() const;
 
     // Moves the time (clamped) and signals timeChanged.
     void setTimeS(double timeS);
