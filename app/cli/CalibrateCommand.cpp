@@ -2,9 +2,10 @@
 
 #include "TextFormat.hpp"
 #include "calibration/Calibration.hpp"
+#include "common/AtomicFile.hpp"
 #include "common/InputError.hpp"
 #include "machine/Machine.hpp"
-#include "common/AtomicFile.hpp"
+#include "resources/BundledResources.hpp"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -13,10 +14,13 @@
 namespace podscope::cli {
 
 CLI::App* addCalibrateCommand(CLI::App& app, CalibrateOptions& o) {
-    auto* cmd = app.add_subcommand(
-        "calibrate", "Fit the default machine's shared core parameters on its measured steps "
-                     "(the MLPerf v0.7 presets) and report in-sample, leave-one-model-out and "
-                     "held-out errors");
+    auto* cmd = app.add_subcommand("calibrate",
+                                   "Fit a machine's shared core parameters on its measured steps "
+                                   "(resources/calibration/FIT-steps.json) and report in-sample, "
+                                   "leave-one-model-out and held-out errors");
+    cmd->add_option("--hardware", o.hardware,
+                    "The machine to fit (default: the default machine); only a machine with "
+                    "measured steps of its own can be fitted");
     cmd->add_flag("--json", o.json, "Print one JSON object");
     cmd->add_option("--write", o.write,
                     "Replace this calibration file (resources/calibration/FIT-fit.json, FIT the "
@@ -30,11 +34,25 @@ std::string signedPercent(double fraction) {
     return (fraction >= 0 ? "+" : "") + formatNumber(100 * fraction, 1) + " %";
 }
 
-void printText(const CalibrationReport& r, std::ostream& out) {
+// The fit a machine's calibration names, when the machine's steps are what it was fitted on;
+// InputError("hardware") when its parameters are carried over from another machine's fit.
+std::string fitOf(const Machine& machine) {
+    const std::string steps = "calibration/" + machine.calibrationFit + "-steps.json";
+    if (machine.calibrationBasis != "fitted" || resources::list(steps).empty()) {
+        throw InputError("hardware", "machine '" + machine.name +
+                                         "' has no measured steps to fit: its " +
+                                         "shared core parameters are carried over from the '" +
+                                         machine.calibrationFit + "' fit (resources/calibration/" +
+                                         machine.calibrationFit + "-fit.json); calibrate '" +
+                                         machine.calibrationFit + "' instead");
+    }
+    return machine.calibrationFit;
+}
+
+void printText(const CalibrationReport& r, const std::string& machine, std::ostream& out) {
     const CoreCalibration& c = r.fit.parameters;
-    out << "Fitted on the "
-        << "MLPerf v0.7 presets (rms log error " << formatNumber(r.fit.rmsLogError, 3) << ", "
-        << r.fit.evaluations << " evaluations)\n"
+    out << "Fitted on " << machine << "'s measured steps (rms log error "
+        << formatNumber(r.fit.rmsLogError, 3) << ", " << r.fit.evaluations << " evaluations)\n"
         << "  ICI hop latency    " << formatDuration(c.linkLatencyS) << "\n"
         << "  kernel overhead    " << formatDuration(c.kernelOverheadS) << "\n"
         << "  MXU efficiency     " << formatNumber(c.mxuEfficiency, 3) << "\n\n";
@@ -65,13 +83,14 @@ void printText(const CalibrationReport& r, std::ostream& out) {
 } // namespace
 
 void runCalibrateCommand(const CalibrateOptions& o, std::ostream& out) {
-    const std::string& fit = bundledMachine(defaultMachineName()).calibrationFit;
+    const Machine& machine = bundledMachine(o.hardware.value_or(defaultMachineName()));
+    const std::string fit = fitOf(machine);
     const CalibrationReport report = calibrate(loadCalibrationPoints(fit));
     if (o.write) {
         writeFileAtomically(*o.write, calibrationFileText(report, fit), "write");
     }
     if (!o.json) {
-        printText(report, out);
+        printText(report, machine.name, out);
         return;
     }
     const CoreCalibration& c = report.fit.parameters;
@@ -79,6 +98,7 @@ void runCalibrateCommand(const CalibrateOptions& o, std::ostream& out) {
     j["parameters"] = {{"link_latency_s", c.linkLatencyS},
                        {"kernel_overhead_s", c.kernelOverheadS},
                        {"mxu_efficiency", c.mxuEfficiency}};
+    j["hardware"] = machine.name;
     j["rms_log_error"] = report.fit.rmsLogError;
     j["points"] = nlohmann::json::array();
     for (const PointError& e : report.points) {

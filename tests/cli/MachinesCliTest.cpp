@@ -50,6 +50,27 @@ TEST(MachinesCli, UnknownHardwareExitsTwoNamingIt) {
     EXPECT_NE(what.out.find("45.0 GB/s"), std::string::npos) << what.out;
 }
 
+// calibrate fits a machine on its own measured steps: a machine whose parameters are carried
+// over has none, and is refused with the fit it carries over named (not fitted on v3's steps
+// under its name); an unknown machine is named.
+TEST(MachinesCli, CalibrateRefusesAMachineWithNoMeasuredSteps) {
+    for (const auto& name : machineNames()) {
+        const Machine& m = bundledMachine(name);
+        if (m.calibrationBasis == "fitted") {
+            continue;
+        }
+        const auto r = runCli({"calibrate", "--hardware", name});
+        EXPECT_EQ(r.status, 2) << name;
+        EXPECT_NE(r.err.find("machine '" + name + "' has no measured steps"), std::string::npos)
+            << r.err;
+        EXPECT_NE(r.err.find("calibrate '" + m.calibrationFit + "' instead"), std::string::npos)
+            << r.err;
+    }
+    const auto unknown = runCli({"calibrate", "--hardware", "tpu-v99"});
+    EXPECT_EQ(unknown.status, 2);
+    EXPECT_NE(unknown.err.find("tpu-v99"), std::string::npos) << unknown.err;
+}
+
 // Every bundled workload on every machine, at the machine's largest standard slice up to 4096
 // chips, with the preset's examples per replica: it runs, on the machine's chips, hosts and
 // HBM per device. Where that batch does not fit the machine's HBM (v2's 8 GiB per core), the

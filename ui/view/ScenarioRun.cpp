@@ -7,6 +7,25 @@
 
 namespace podscope::ui {
 
+std::string defaultViewTopology() {
+    const Machine& machine = bundledMachine(defaultMachineName());
+    const MachineSlice* largest = nullptr;
+    for (const MachineSlice& slice : machine.named) {
+        if (largest == nullptr || slice.chips > largest->chips) {
+            largest = &slice;
+        }
+    }
+    if (largest != nullptr) {
+        return largest->name;
+    }
+    // A machine with no named slice: its largest slice by count, as DIMS.
+    std::string dims;
+    for (const int d : machine.slices.back().dims) {
+        dims += (dims.empty() ? "" : "x") + std::to_string(d);
+    }
+    return dims;
+}
+
 bool sameView(const ViewScenario& a, const ViewScenario& b) {
     const auto& x = a.collective;
     const auto& y = b.collective;

@@ -13,10 +13,14 @@
 
 namespace podscope::ui {
 
+// The largest named slice of the default machine (its data says which is default): what the
+// view shows before a configuration is chosen.
+std::string defaultViewTopology();
+
 // What the 3-D view shows: a topology and the collective whose traffic is replayed.
 struct ViewScenario {
     std::string hardware = defaultMachineName();
-    std::string topology = "tpu-v3-multipod"; // preset name or DIMS
+    std::string topology = defaultViewTopology(); // preset name or DIMS
     std::optional<std::string> wrap;
     // Link overrides of the training scenario (default: the hardware's).
     std::optional<double> linkBandwidthGBps, linkLatencyUs, crossPodBandwidthGBps;
