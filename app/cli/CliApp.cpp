@@ -2,6 +2,7 @@
 
 #include "CalibrateCommand.hpp"
 #include "CollectiveCommand.hpp"
+#include "CompareCommand.hpp"
 #include "LayersCommand.hpp"
 #include "MachinesCommand.hpp"
 #include "ParseErrorText.hpp"
@@ -28,9 +29,9 @@ namespace podscope::cli {
 
 namespace {
 
-constexpr std::array<std::string_view, 13> kCommandNames = {
-    "collective", "machines", "presets", "settings",  "simulate", "sweep", "trace",
-    "timeline",   "report",   "layers",  "calibrate", "profile",  "tune"};
+constexpr std::array<std::string_view, 14> kCommandNames = {
+    "collective", "machines", "presets", "settings", "simulate",  "sweep",   "compare",
+    "trace",      "timeline", "report",  "layers",   "calibrate", "profile", "tune"};
 
 // What the line asks for before any command's options are built: the command (the first word
 // that is not a flag; the program takes no other words), or top-level help, which lists every
@@ -92,6 +93,8 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
     CLI::App* simulateCmd = wanted("simulate") ? addSimulateCommand(app, simulate) : nullptr;
     SweepOptions sweep;
     CLI::App* sweepCmd = wanted("sweep") ? addSweepCommand(app, sweep) : nullptr;
+    CompareOptions compare;
+    CLI::App* compareCmd = wanted("compare") ? addCompareCommand(app, compare) : nullptr;
     TraceOptions traceOptions;
     CLI::App* traceCmd = wanted("trace") ? addTraceCommand(app, traceOptions) : nullptr;
     TimelineCommandOptions timelineOptions;
@@ -130,6 +133,8 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
             runSimulateCommand(simulate, out);
         } else if (parsed(sweepCmd)) {
             runSweepCommand(sweep, out);
+        } else if (parsed(compareCmd)) {
+            runCompareCommand(compare, out);
         } else if (parsed(traceCmd)) {
             runTraceCommand(traceOptions, out, err);
         } else if (parsed(timelineCmd)) {

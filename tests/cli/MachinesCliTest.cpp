@@ -1,7 +1,9 @@
 #include "CliRunner.hpp"
 #include "machine/Machine.hpp"
+#include "topology/TopologyPresets.hpp"
 #include "training/Presets.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -69,6 +71,47 @@ TEST(MachinesCli, CalibrateRefusesAMachineWithNoMeasuredSteps) {
     const auto unknown = runCli({"calibrate", "--hardware", "tpu-v99"});
     EXPECT_EQ(unknown.status, 2);
     EXPECT_NE(unknown.err.find("tpu-v99"), std::string::npos) << unknown.err;
+}
+
+// compare runs the configuration on every machine: each row is what simulate predicts for that
+// machine at the same chips and batch, a machine with no slice of that size says so, and the
+// configuration's own machine is marked.
+TEST(MachinesCli, CompareIsSimulateOnEveryMachine) {
+    const std::string preset = "mlperf07-resnet50-tf-4096";
+    const auto r = runCli({"compare", "--preset", preset, "--chips", "256", "--json"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto rows = nlohmann::json::parse(r.out);
+    ASSERT_EQ(rows.size(), machineNames().size());
+    for (const auto& row : rows) {
+        const std::string machine = row.at("hardware");
+        const auto one = runCli(
+            {"simulate", "--preset", preset, "--hardware", machine, "--chips", "256", "--json"});
+        if (one.status != 0) {
+            EXPECT_TRUE(row.contains("error")) << machine;
+            continue;
+        }
+        const auto j = nlohmann::json::parse(one.out);
+        ASSERT_FALSE(row.contains("error")) << machine << row.dump();
+        EXPECT_DOUBLE_EQ(row.at("step_time_s").get<double>(), j.at("step_time_s").get<double>())
+            << machine;
+        EXPECT_DOUBLE_EQ(row.at("chip_seconds").get<double>(),
+                         256 * j.at("time_to_train_s").get<double>())
+            << machine;
+    }
+    // 4096 chips: a machine whose standard slices stop short of it is refused, on its row.
+    const auto big = runCli({"compare", "--preset", preset});
+    ASSERT_EQ(big.status, 0) << big.err;
+    EXPECT_NE(big.out.find("tpu-v3 *"), std::string::npos) << big.out;
+    for (const auto& name : machineNames()) {
+        const auto counts = standardChipCounts(name);
+        if (std::find(counts.begin(), counts.end(), 4096) == counts.end()) {
+            EXPECT_NE(big.out.find("refused: chips: no standard slice has 4096 chips on " + name),
+                      std::string::npos)
+                << name << "\n"
+                << big.out;
+        }
+    }
+    EXPECT_EQ(runCli({"compare", "--preset", preset, "--chips", "255"}).status, 2);
 }
 
 // Every bundled workload on every machine, at the machine's largest standard slice up to 4096
