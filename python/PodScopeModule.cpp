@@ -81,6 +81,32 @@ podscope::api::ConfigurationRequest request(const std::string& preset, const std
     return r;
 }
 
+// One dict per machine, as `podscope-cli compare --json` has them (None where unknown).
+py::list compare(const std::string& preset, const std::string& config, const py::dict& settings) {
+    const auto r = request(preset, config, settings);
+    std::vector<podscope::api::MachineRow> rows;
+    {
+        const py::gil_scoped_release unlocked;
+        rows = podscope::api::compareMachines(r);
+    }
+    py::list list;
+    for (const auto& row : rows) {
+        py::dict d;
+        d["hardware"] = row.hardware;
+        d["chips"] = row.chips;
+        d["global_batch"] = row.globalBatch;
+        d["own"] = row.own;
+        const bool ok = row.error.empty();
+        const bool known = ok && row.timeToTrainKnown;
+        d["step_time_s"] = ok ? py::object(py::float_(row.stepTimeS)) : py::none();
+        d["time_to_train_s"] = known ? py::object(py::float_(row.timeToTrainS)) : py::none();
+        d["chip_seconds"] = known ? py::object(py::float_(row.chipSeconds)) : py::none();
+        d["error"] = ok ? py::object(py::none()) : py::object(py::str(row.error));
+        list.append(d);
+    }
+    return list;
+}
+
 py::dict simulate(const std::string& preset, const std::string& config, const py::dict& settings) {
     const auto r = request(preset, config, settings);
     json result;
@@ -227,6 +253,7 @@ PYBIND11_MODULE(_podscope, m) {
     m.def("configuration", &configuration);
     m.def("simulate", &simulate);
     m.def("sweep", &sweep);
+    m.def("compare", &compare);
     m.def("layers", &layers);
     m.def("timeline", &timeline);
     m.def("tune", &tune);

@@ -1,12 +1,12 @@
 #include "CompareCommand.hpp"
 
 #include "TextFormat.hpp"
-#include "analysis/MachineComparison.hpp"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <podscope/compare.hpp>
 
 namespace podscope::cli {
 
@@ -21,57 +21,44 @@ CLI::App* addCompareCommand(CLI::App& app, CompareOptions& o) {
 
 namespace {
 
-const analysis::MachinePoint* find(const std::vector<analysis::MachinePoint>& points,
-                                   const std::string& machine) {
-    for (const auto& p : points) {
-        if (p.machine == machine) {
-            return &p;
-        }
-    }
-    return nullptr;
-}
-
 // "0.42x" of the base's value; empty where either is unknown.
 std::string relative(double value, double base) {
     return value > 0 && base > 0 ? formatNumber(value / base, 2) + "x" : "";
 }
 
-void printTable(const std::vector<analysis::MachinePoint>& points, const Scenario& base,
-                std::ostream& out) {
-    const analysis::MachinePoint* own = find(points, base.hardware);
-    const auto ownResult = own != nullptr && own->point.result ? &*own->point.result : nullptr;
-    const double ownChipSeconds = own != nullptr ? own->chipSeconds() : 0;
-    out << base.workload << " at "
-        << formatNumber(static_cast<double>(points.front().point.chips), 0)
+void printTable(const std::vector<api::MachineRow>& rows, const Scenario& base, std::ostream& out) {
+    const auto own = std::find_if(rows.begin(), rows.end(), [](const auto& r) { return r.own; });
+    const bool ownRuns = own != rows.end() && own->error.empty();
+    const double ownStep = ownRuns ? own->stepTimeS : 0;
+    const double ownTrain = ownRuns && own->timeToTrainKnown ? own->timeToTrainS : 0;
+    const double ownChipSeconds = ownRuns ? own->chipSeconds : 0;
+    out << base.workload << " at " << formatNumber(static_cast<double>(rows.front().chips), 0)
         << " chips, global batch " << formatNumber(static_cast<double>(base.globalBatch), 0)
         << "; relative to " << base.hardware << "\n\n";
     const std::vector<std::string> header = {"machine",  "step time",  "relative", "time to train",
                                              "relative", "chip-hours", "relative"};
     std::vector<std::vector<std::string>> cells;
-    for (const auto& p : points) {
-        std::vector<std::string> line = {p.machine + (p.machine == base.hardware ? " *" : "")};
-        if (!p.point.result) {
-            line.push_back("refused: " + p.point.error);
+    for (const auto& r : rows) {
+        std::vector<std::string> line = {r.hardware + (r.own ? " *" : "")};
+        if (!r.error.empty()) {
+            line.push_back("refused: " + r.error);
             cells.push_back(std::move(line));
             continue;
         }
-        const TrainingResult& r = *p.point.result;
-        line.push_back(formatDuration(r.stepTimeS));
-        line.push_back(relative(r.stepTimeS, ownResult ? ownResult->stepTimeS : 0));
         const bool known = r.timeToTrainKnown;
+        line.push_back(formatDuration(r.stepTimeS));
+        line.push_back(relative(r.stepTimeS, ownStep));
         line.push_back(known ? formatDuration(r.timeToTrainS) : "unknown");
-        line.push_back(known && ownResult && ownResult->timeToTrainKnown
-                           ? relative(r.timeToTrainS, ownResult->timeToTrainS)
-                           : "");
-        line.push_back(known ? formatNumber(p.chipSeconds() / 3600, 1) : "");
-        line.push_back(relative(p.chipSeconds(), ownChipSeconds));
+        line.push_back(known ? relative(r.timeToTrainS, ownTrain) : "");
+        line.push_back(known ? formatNumber(r.chipSeconds / 3600, 1) : "");
+        line.push_back(known ? relative(r.chipSeconds, ownChipSeconds) : "");
         cells.push_back(std::move(line));
     }
     std::vector<std::size_t> width(header.size());
     for (std::size_t c = 0; c < header.size(); ++c) {
         width[c] = header[c].size();
         for (const auto& line : cells) {
-            if (line.size() == header.size()) {
+            if (c < line.size() && (line.size() == header.size() || c == 0)) {
                 width[c] = std::max(width[c], displayWidth(line[c]));
             }
         }
@@ -80,8 +67,9 @@ void printTable(const std::vector<analysis::MachinePoint>& points, const Scenari
         std::string text;
         for (std::size_t c = 0; c < line.size(); ++c) {
             // The machine left-aligned, numbers right-aligned, a refusal as text.
-            const bool full = line.size() == header.size() || c == 0;
-            const std::size_t pad = full ? width[c] - std::min(width[c], displayWidth(line[c])) : 0;
+            const bool aligned = line.size() == header.size() || c == 0;
+            const std::size_t pad =
+                aligned ? width[c] - std::min(width[c], displayWidth(line[c])) : 0;
             text +=
                 c == 0 ? line[c] + std::string(pad, ' ') : "  " + std::string(pad, ' ') + line[c];
         }
@@ -100,25 +88,27 @@ void printTable(const std::vector<analysis::MachinePoint>& points, const Scenari
 
 void runCompareCommand(const CompareOptions& o, std::ostream& out) {
     const Scenario base = resolveScenario(o.choice);
-    const std::vector<analysis::MachinePoint> points = analysis::compareMachines(base);
+    const std::vector<api::MachineRow> rows =
+        api::compareMachines(configurationRequest(o.choice.source, o.choice.settings));
     if (!o.json) {
-        printTable(points, base, out);
+        printTable(rows, base, out);
         return;
     }
     nlohmann::json array = nlohmann::json::array();
-    for (const auto& p : points) {
-        nlohmann::json row = {{"hardware", p.machine},
-                              {"chips", p.point.chips},
-                              {"global_batch", p.point.globalBatch}};
-        if (p.point.result) {
-            const TrainingResult& r = *p.point.result;
+    for (const auto& r : rows) {
+        nlohmann::json row = {{"hardware", r.hardware},
+                              {"chips", r.chips},
+                              {"global_batch", r.globalBatch},
+                              {"own", r.own}};
+        if (r.error.empty()) {
+            const auto known = [&](double v) {
+                return r.timeToTrainKnown ? nlohmann::json(v) : nlohmann::json();
+            };
             row["step_time_s"] = r.stepTimeS;
-            row["time_to_train_s"] =
-                r.timeToTrainKnown ? nlohmann::json(r.timeToTrainS) : nlohmann::json();
-            row["chip_seconds"] =
-                r.timeToTrainKnown ? nlohmann::json(p.chipSeconds()) : nlohmann::json();
+            row["time_to_train_s"] = known(r.timeToTrainS);
+            row["chip_seconds"] = known(r.chipSeconds);
         } else {
-            row["error"] = p.point.error;
+            row["error"] = r.error;
         }
         array.push_back(std::move(row));
     }

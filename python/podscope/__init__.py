@@ -75,6 +75,22 @@ def sweep(preset=None, config=None, chips=None, global_batch=None, **settings):
     return frame
 
 
+def compare(preset=None, config=None, **settings):
+    """The configuration on every bundled machine at the same chips and global batch (each on
+    its standard slice of that size): a pandas DataFrame with the keys of ``podscope-cli compare
+    --json``, one row per machine (``hardware``, ``own``, ``step_time_s``, ``time_to_train_s``,
+    ``chip_seconds``); a machine that refuses it has its message in ``error`` and no numbers."""
+    import pandas
+
+    rows = _podscope.compare(*_source(preset, config), settings)
+    frame = pandas.DataFrame(rows, columns=["hardware", "chips", "global_batch", "own",
+                                            "step_time_s", "time_to_train_s", "chip_seconds",
+                                            "error"])
+    numbers = ["step_time_s", "time_to_train_s", "chip_seconds"]
+    frame[numbers] = frame[numbers].astype(float)
+    return frame
+
+
 def layers(preset=None, config=None, **settings):
     """Per-layer time, FLOPs and HBM bytes on one core for one step: a pandas DataFrame with the
     columns of ``podscope-cli layers --csv``; ``attrs`` holds ``scenario`` and
@@ -165,7 +181,7 @@ def _with_settings(function, exclude=()):
     return function
 
 
-for _function in (configuration, simulate, layers, timeline):
+for _function in (configuration, simulate, compare, layers, timeline):
     _with_settings(_function)
 _with_settings(sweep, exclude=("chips", "global_batch"))
 del _function

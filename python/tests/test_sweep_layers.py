@@ -71,3 +71,17 @@ def test_layers_are_the_cli_json(cli_json):
     assert frame.to_dict("records") == want["layers"]
     assert frame.attrs["examples_per_replica"] == want["examples_per_replica"]
     assert frame.attrs["scenario"] == want["scenario"]
+
+
+def test_compare_is_the_cli_json(cli_json):
+    frame = podscope.compare(preset="mlperf07-resnet50-tf-4096", chips=256)
+    rows = cli_json("compare", "--preset", "mlperf07-resnet50-tf-4096", "--chips", "256")
+    assert list(frame["hardware"]) == [r["hardware"] for r in rows]
+    assert frame["own"].sum() == 1
+    for (_, got), want in zip(frame.iterrows(), rows):
+        if "error" in want:
+            assert got["error"] == want["error"]
+            assert math.isnan(got["step_time_s"])
+            continue
+        assert got["step_time_s"] == pytest.approx(want["step_time_s"], rel=1e-12)
+        assert got["chip_seconds"] == pytest.approx(256 * got["time_to_train_s"], rel=1e-12)

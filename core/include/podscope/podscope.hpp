@@ -8,6 +8,7 @@
 #include <podscope/layers.hpp>
 #include <podscope/settings.hpp>
 #include <podscope/simulate.hpp>
+#include <podscope/compare.hpp>
 #include <podscope/sweep.hpp>
 #include <podscope/timeline.hpp>
 #include <podscope/tune.hpp>
