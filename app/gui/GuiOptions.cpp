@@ -65,7 +65,7 @@ Options parseOptions(const QStringList& arguments) {
     const QCommandLineOption size("size", "Window size, e.g. 1600x900.", "WxH");
     const QCommandLineOption chart("chart",
                                    "Chart tab in front: scaling, breakdown, batch, links, "
-                                   "layers or roofline (the Layers tab).",
+                                   "layers, roofline (the Layers tab) or machines.",
                                    "KIND");
     const QCommandLineOption screenshot("screenshot", "Render the window to a PNG file and exit.",
                                         "FILE");
@@ -120,11 +120,12 @@ Options parseOptions(const QStringList& arguments) {
                                           "screen unless --size or --screenshot is given.");
     parser.addOption(presentation);
     // --- Scripted exports (issue 6)
-    const QCommandLineOption exportChart("export-chart",
-                                         "Export a chart (scaling, batch, breakdown, links, layers "
-                                         "or roofline) to "
-                                         "--out FILE.png|svg|pdf and exit.",
-                                         "KIND");
+    const QCommandLineOption exportChart(
+        "export-chart",
+        "Export a chart (scaling, batch, breakdown, links, layers, "
+        "roofline or machines) to "
+        "--out FILE.png|svg|pdf and exit.",
+        "KIND");
     const QCommandLineOption exportOut("out", "File written by --export-chart.", "FILE");
     const QCommandLineOption exportView("export-view",
                                         "Render the 3-D view off-screen to a PNG "
@@ -287,9 +288,10 @@ Options parseOptions(const QStringList& arguments) {
     if (parser.isSet(chart)) {
         options.chart = ui::parseChartKind(parser.value(chart));
         if (!options.chart) {
-            throw InputError("chart",
-                             "'" + parser.value(chart).toStdString() +
-                                 "' must be scaling, breakdown, batch, links, layers or roofline");
+            throw InputError(
+                "chart",
+                "'" + parser.value(chart).toStdString() +
+                    "' must be scaling, breakdown, batch, links, layers, roofline or machines");
         }
     }
     options.screenshot = parser.value(screenshot);
@@ -347,9 +349,10 @@ Options parseOptions(const QStringList& arguments) {
     if (parser.isSet(exportChart)) {
         options.exportChart = ui::parseChartKind(parser.value(exportChart));
         if (!options.exportChart) {
-            throw InputError("export-chart",
-                             "'" + parser.value(exportChart).toStdString() +
-                                 "' must be scaling, breakdown, batch, links, layers or roofline");
+            throw InputError(
+                "export-chart",
+                "'" + parser.value(exportChart).toStdString() +
+                    "' must be scaling, breakdown, batch, links, layers, roofline or machines");
         }
         options.exportOut = parser.value(exportOut);
         if (options.exportOut.isEmpty()) {

@@ -6,11 +6,15 @@
 #include "charts/FigureAxis.hpp"
 #include "charts/FigureStyle.hpp"
 #include "charts/LayerTimeChart.hpp"
+#include "charts/MachinesChart.hpp"
 #include "charts/RooflineChart.hpp"
 #include "charts/ThroughputChart.hpp"
+#include "machine/Machine.hpp"
 #include "session/ScenarioDocument.hpp"
 #include "settings/ScenarioSettings.hpp"
+#include "topology/TopologyPresets.hpp"
 #include "training/Presets.hpp"
+#include "training/ScenarioJson.hpp"
 #include "training/StepModel.hpp"
 #include "widgets/ControlPanel.hpp"
 #include "widgets/MainWindow.hpp"
@@ -19,6 +23,7 @@
 
 #include <QAbstractBarSeries>
 #include <QAreaSeries>
+#include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
@@ -319,6 +324,58 @@ private slots:
         QToolTip::hideText();
         // Scaling, batch, breakdown, layer times and roofline at least.
         QVERIFY2(chartsWithData >= 5, qPrintable(QString::number(chartsWithData)));
+    }
+
+    // Issue 20: the Machines tab compares the configuration on every machine (podscope-cli
+    // compare): one column per machine, the configuration's own machine at 1, each other one
+    // at its own simulated step over the own machine's, and a machine with no slice of that
+    // size marked, with no bars, and named in the caption.
+    void theMachinesTabComparesEveryMachineRelativeToItsOwn() {
+        explorer_->showChart(ChartKind::Machines);
+        QCOMPARE(explorer_->chartTabs()->tabText(explorer_->chartTabs()->currentIndex()),
+                 QString("Machines"));
+        QVERIFY(explorer_->currentChart() == ChartKind::Machines);
+        const auto check = [&](const std::string& own) {
+            MachinesChart* chart = explorer_->machinesChart();
+            const MachinesFigure& figure = chart->figure();
+            QCOMPARE(figure.ownMachine, own);
+            QCOMPARE(figure.machines.size(), machineNames().size());
+            const QList<QBarSet*> sets = chart->series()->barSets();
+            QCOMPARE(sets.size(), 3);
+            const Scenario base = explorer_->analysis()->scenario;
+            const double ownStep = explorer_->analysis()->result.stepTimeS;
+            for (std::size_t i = 0; i < figure.machines.size(); ++i) {
+                const auto& m = figure.machines[i];
+                const auto column = static_cast<qsizetype>(i);
+                Scenario there = base;
+                there.hardware = m.name;
+                const auto counts = standardChipCounts(m.name);
+                if (std::find(counts.begin(), counts.end(), explorer_->analysis()->result.chips) ==
+                    counts.end()) {
+                    QVERIFY2(!m.refusal.empty(), m.name.c_str());
+                    QCOMPARE(sets[0]->at(column), 0.0);
+                    QVERIFY(caption(figure).find("No bars for " + m.name) != std::string::npos);
+                    continue;
+                }
+                useStandardSlice(there, explorer_->analysis()->result.chips);
+                const double step = simulateTraining(there).stepTimeS;
+                QVERIFY2(std::abs(sets[0]->at(column) - step / ownStep) < 1e-9, m.name.c_str());
+                if (m.name == own) {
+                    for (QBarSet* set : sets) {
+                        QCOMPARE(set->at(column), 1.0);
+                    }
+                }
+            }
+        };
+        check("tpu-v3");
+        // Another machine's configuration: the chart is relative to it.
+        Scenario v4 = explorer_->document().scenario();
+        v4.hardware = "tpu-v4";
+        useStandardSlice(v4, 256);
+        v4.globalBatch = 8192;
+        explorer_->document().edit(v4, "tpu-v4");
+        QVERIFY(waitForAnalysis());
+        check("tpu-v4");
     }
 
     // Quitting with unsaved changes asks; Cancel keeps the window and the changes, Discard

@@ -10,6 +10,7 @@
 #include "charts/FigureLegend.hpp"
 #include "charts/LayerTimeChart.hpp"
 #include "charts/LinkUseChart.hpp"
+#include "charts/MachinesChart.hpp"
 #include "charts/ParetoChart.hpp"
 #include "charts/RooflineChart.hpp"
 #include "charts/StackedBarLabels.hpp"
@@ -498,6 +499,12 @@ private:
                  c->setSelected(102);
                  return std::unique_ptr<QChartView>(std::move(c));
              }},
+            {"machines (app, BERT on 4,096 chips: three machines without such a slice)",
+             [this] {
+                 auto c = std::make_unique<MachinesChart>();
+                 c->setAnalysis(analysis_);
+                 return std::unique_ptr<QChartView>(std::move(c));
+             }},
             {"links",
              [this] {
                  auto c = std::make_unique<LinkUseChart>();
@@ -524,6 +531,9 @@ private:
             return c->frame();
         }
         if (auto* c = dynamic_cast<ParetoChart*>(&view)) {
+            return c->frame();
+        }
+        if (auto* c = dynamic_cast<MachinesChart*>(&view)) {
             return c->frame();
         }
         return dynamic_cast<LinkUseChart&>(view).frame();
@@ -581,7 +591,7 @@ private slots:
              {Model{"bert", &analysis_, run_.get()}, Model{"resnet50", &resnet, resnetRun.get()}}) {
             for (const ChartKind kind :
                  {ChartKind::Scaling, ChartKind::Breakdown, ChartKind::Batch, ChartKind::Links,
-                  ChartKind::Layers, ChartKind::Roofline}) {
+                  ChartKind::Layers, ChartKind::Roofline, ChartKind::Machines}) {
                 for (const ExportSize& size :
                      {ExportSize{{1050, 700}, 300}, ExportSize{{2100, 1400}, 300}}) {
                     for (const ExportFormat format :

@@ -4,6 +4,7 @@
 #include "charts/BreakdownChart.hpp"
 #include "charts/LayerTimeChart.hpp"
 #include "charts/LinkUseChart.hpp"
+#include "charts/MachinesChart.hpp"
 #include "charts/RooflineChart.hpp"
 #include "charts/ThroughputChart.hpp"
 #include "common/InputError.hpp"
@@ -256,6 +257,11 @@ std::unique_ptr<QChartView> makeChart(ChartKind kind, const ChartData& data, QSt
     }
     case ChartKind::Roofline: {
         auto chart = std::make_unique<RooflineChart>();
+        chart->setAnalysis(*data.analysis);
+        return chart;
+    }
+    case ChartKind::Machines: {
+        auto chart = std::make_unique<MachinesChart>();
         chart->setAnalysis(*data.analysis);
         return chart;
     }

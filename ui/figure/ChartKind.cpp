@@ -8,13 +8,14 @@
 namespace podscope::ui {
 namespace {
 
-constexpr std::array<std::pair<ChartKind, const char*>, 6> kNames{{
+constexpr std::array<std::pair<ChartKind, const char*>, 7> kNames{{
     {ChartKind::Scaling, "scaling"},
     {ChartKind::Breakdown, "breakdown"},
     {ChartKind::Batch, "batch"},
     {ChartKind::Links, "links"},
     {ChartKind::Layers, "layers"},
     {ChartKind::Roofline, "roofline"},
+    {ChartKind::Machines, "machines"},
 }};
 
 } // namespace
@@ -25,8 +26,9 @@ ChartKind parseChartKind(const std::string& text) {
             return kind;
         }
     }
-    throw InputError("chart", "unknown chart '" + text +
-                                "'; expected scaling, breakdown, batch, links, layers or roofline");
+    throw InputError(
+        "chart", "unknown chart '" + text +
+                     "'; expected scaling, breakdown, batch, links, layers, roofline or machines");
 }
 
 std::string toString(ChartKind chart) {

@@ -46,6 +46,7 @@ TrainingAnalysis analyzeTraining(const Scenario& scenario) {
             analysis.fastestBatch = i;
         }
     }
+    analysis.byMachine = analysis::compareMachines(scenario);
     analysis.measured = analysis::measuredPoints(scenario.workload, scenario.hardware);
     return analysis;
 }

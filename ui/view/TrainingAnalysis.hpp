@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/CoreRoofs.hpp"
+#include "analysis/MachineComparison.hpp"
 #include "analysis/MeasuredPoints.hpp"
 #include "analysis/SweepPoint.hpp"
 #include "training/LayerTable.hpp"
@@ -24,12 +25,14 @@ struct TrainingAnalysis {
     // The sweeps of core/analysis (the report's too), refused points kept with their reason.
     std::vector<analysis::SweepPoint> byChips; // standard slices, the same global batch
     std::vector<analysis::SweepPoint> byBatch; // the same slice, 1 to 2048 per replica
+    // Every bundled machine at the same chips and batch (podscope-cli compare).
+    std::vector<analysis::MachinePoint> byMachine;
     std::optional<std::size_t> fastestBatch; // index into byBatch with the least time to train
     // The measured convergence points' batches: outside them a result is extrapolated.
     double measuredBatchLow = 0;
     double measuredBatchHigh = 0;
     std::vector<analysis::MeasuredPoint> measured; // MLPerf v0.7 presets of the same model
-    std::vector<WhatIf> whatIfs;             // as podscope-cli simulate prints them
+    std::vector<WhatIf> whatIfs;                   // as podscope-cli simulate prints them
     // The per-layer table of the step plan the result was evaluated from (podscope-cli layers).
     std::vector<LayerRow> layers;
     analysis::CoreRoofs roofs;

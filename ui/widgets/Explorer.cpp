@@ -4,6 +4,7 @@
 #include "charts/BreakdownChart.hpp"
 #include "charts/LayerTimeChart.hpp"
 #include "charts/LinkUseChart.hpp"
+#include "charts/MachinesChart.hpp"
 #include "charts/RooflineChart.hpp"
 #include "charts/ThroughputChart.hpp"
 #include "common/InputError.hpp"
@@ -40,11 +41,20 @@ namespace podscope::ui {
 namespace {
 
 constexpr int kRecentFiles = 8;
-// The tab of each chart: the Layers tab (after Links) holds the layer times and the roofline.
+// The tab of each chart: the Layers tab (after Links) holds the layer times and the roofline;
+// the Machines tab follows it.
 constexpr int kLayersTab = 4;
+constexpr int kMachinesTab = 5;
 
 int tabOf(ChartKind chart) {
-    return chart == ChartKind::Roofline ? kLayersTab : static_cast<int>(chart);
+    switch (chart) {
+    case ChartKind::Roofline:
+        return kLayersTab;
+    case ChartKind::Machines:
+        return kMachinesTab;
+    default:
+        return static_cast<int>(chart);
+    }
 }
 
 // "1.52 s", "43.1 ms", "812 µs", "25.4 min": three significant figures in a fitting unit.
@@ -167,6 +177,7 @@ void Explorer::buildDocks() {
     links_ = new LinkUseChart;
     layerTimes_ = new LayerTimeChart;
     roofline_ = new RooflineChart;
+    machines_ = new MachinesChart;
     auto* layers = new QSplitter(Qt::Horizontal);
     layers->setObjectName("layersSplitter");
     layers->addWidget(layerTimes_);
@@ -186,6 +197,7 @@ void Explorer::buildDocks() {
     tabs->addTab(batch_, tr("Batch size"));
     tabs->addTab(links_, tr("Links"));
     tabs->addTab(layers, tr("Layers"));
+    tabs->addTab(machines_, tr("Machines"));
     tabs->setMinimumHeight(170);
     auto* charts = new QWidget;
     auto* chartColumn = new QVBoxLayout(charts);
@@ -309,6 +321,9 @@ void Explorer::showChart(ChartKind chart) {
 
 ChartKind Explorer::currentChart() const {
     const int tab = chartTabs_->currentIndex();
+    if (tab == kMachinesTab) {
+        return ChartKind::Machines;
+    }
     return tab == kLayersTab ? ChartKind::Layers : static_cast<ChartKind>(tab);
 }
 
@@ -328,6 +343,7 @@ void Explorer::showAnalysis(std::shared_ptr<const TrainingAnalysis> analysis) {
     batch_->setAnalysis(*analysis_);
     layerTimes_->setAnalysis(*analysis_);
     roofline_->setAnalysis(*analysis_);
+    machines_->setAnalysis(*analysis_);
     memory_->setMemory(analysis_->result.memory);
     whatIfs_->setWhatIfs(analysis_->whatIfs, analysis_->result);
     deltas_->setText(deltas());

@@ -25,6 +25,7 @@ template <class Result> class LatestOnlyRunner;
 class LayerTimeChart;
 class LinkUseChart;
 class MemoryBar;
+class MachinesChart;
 class RooflineChart;
 class ThroughputChart;
 class WhatIfPanel;
@@ -48,6 +49,7 @@ public:
     LinkUseChart* linkChart() const { return links_; }
     LayerTimeChart* layerTimeChart() const { return layerTimes_; }
     RooflineChart* rooflineChart() const { return roofline_; }
+    MachinesChart* machinesChart() const { return machines_; }
     MemoryBar* memoryBar() const { return memory_; }
     const TrainingAnalysis* analysis() const { return analysis_.get(); }
     // The chart tab in front (the layer times and the roofline share the Layers tab).
@@ -130,6 +132,7 @@ private:
     LinkUseChart* links_ = nullptr;
     LayerTimeChart* layerTimes_ = nullptr;
     RooflineChart* roofline_ = nullptr;
+    MachinesChart* machines_ = nullptr;
     MemoryBar* memory_ = nullptr;
     QLabel* deltas_ = nullptr;
     QLabel* stale_ = nullptr;

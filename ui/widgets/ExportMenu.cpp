@@ -4,6 +4,7 @@
 #include "charts/BreakdownChart.hpp"
 #include "charts/LayerTimeChart.hpp"
 #include "charts/LinkUseChart.hpp"
+#include "charts/MachinesChart.hpp"
 #include "charts/RooflineChart.hpp"
 #include "charts/ThroughputChart.hpp"
 #include "common/AtomicFile.hpp"
@@ -80,6 +81,8 @@ QString chartTitle(ChartKind kind) {
         return QObject::tr("Time per l&ayer chart...");
     case ChartKind::Roofline:
         return QObject::tr("&Roofline chart...");
+    case ChartKind::Machines:
+        return QObject::tr("&Machines chart...");
     }
     return {};
 }
@@ -150,8 +153,9 @@ ExportMenu::ExportMenu(Explorer& explorer, MainWindow& window, QMenu* fileMenu, 
                                         [this] { exportChartInteractively(currentChart()); });
     current->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     QMenu* charts = menu_->addMenu(tr("C&harts"));
-    for (ChartKind kind : {ChartKind::Scaling, ChartKind::Breakdown, ChartKind::Batch,
-                           ChartKind::Links, ChartKind::Layers, ChartKind::Roofline}) {
+    for (ChartKind kind :
+         {ChartKind::Scaling, ChartKind::Breakdown, ChartKind::Batch, ChartKind::Links,
+          ChartKind::Layers, ChartKind::Roofline, ChartKind::Machines}) {
         charts->addAction(chartTitle(kind), this, [this, kind] { exportChartInteractively(kind); });
     }
     QAction* view =
@@ -208,6 +212,8 @@ const QWidget* ExportMenu::chartWidget(ChartKind kind) const {
         return explorer_.layerTimeChart();
     case ChartKind::Roofline:
         return explorer_.rooflineChart();
+    case ChartKind::Machines:
+        return explorer_.machinesChart();
     }
     return nullptr;
 }
