@@ -10,8 +10,8 @@ namespace podscope::ui {
 
 // How chips are placed in 3-D. Torus: wrapped dimensions bent into circles (the multipod is a
 // cylinder 32 around and 128 long; a 32x32 pod a donut). Grid: flat, wrap-around links drawn
-// as arcs under the chips. Physical: chips grouped by tray (2x2), host (4x2) and pod with visible gaps.
-// Unrolled: the grid seen from above with smaller chips and no wrap-around arcs, so that the
+// as arcs under the chips. Physical: chips grouped by tray (2x2), host (4x2) and pod with visible
+// gaps. Unrolled: the grid seen from above with smaller chips and no wrap-around arcs, so that the
 // links between them read as a heat map (the multipod as 128x32). The layout chooses where
 // chips go, never how chips or links are coloured.
 enum class LayoutKind { Torus, Grid, Physical, Unrolled };
@@ -22,6 +22,12 @@ std::string toString(LayoutKind layout);
 struct Vec3 {
     double x = 0, y = 0, z = 0;
 };
+
+// What a drawn link joins, so the view can draw the kinds apart: links inside a block (one
+// board or cube, electrical), links between the blocks of an exploded layout, and wrap-around
+// links (the optical ones where a machine closes full cubes into a torus), always drawn as arcs
+// where the layout draws them.
+enum class LinkKind : std::uint8_t { InBlock, BetweenBlocks, WrapAround };
 
 // Everything the view draws, in scene units (neighbouring chips about 1 apart).
 struct SceneGeometry {
@@ -35,6 +41,7 @@ struct SceneGeometry {
     std::vector<Vec3> linkPoints;
     // Index into `links` for every link slot of the topology, -1 where there is no link.
     std::vector<std::int32_t> linkIndexOfSlot;
+    std::vector<LinkKind> linkKinds; // indexed like `links`
     Vec3 boundsMin, boundsMax;
 };
 
