@@ -3,6 +3,7 @@
 #include "common/InputError.hpp"
 #include "common/Limits.hpp"
 #include "scene/ExplodedBlocks.hpp"
+#include "scene/Multislice.hpp"
 
 #include <algorithm>
 #include <array>
@@ -305,11 +306,17 @@ void centre(SceneGeometry& geometry) {
     for (const Vec3& p : geometry.linkPoints) {
         extend(lo, hi, p, 0);
     }
+    for (const Vec3& p : geometry.dcnPoints) {
+        extend(lo, hi, p, 0);
+    }
     const Vec3 mid = (lo + hi) * 0.5;
     for (Vec3& p : geometry.chipPositions) {
         p = p - mid;
     }
     for (Vec3& p : geometry.linkPoints) {
+        p = p - mid;
+    }
+    for (Vec3& p : geometry.dcnPoints) {
         p = p - mid;
     }
     geometry.boundsMin = lo - mid;
@@ -434,6 +441,7 @@ SceneGeometry buildScene(const Topology& topology, LayoutKind layout, const Scen
             }
         }
     }
+    arrangeSlices(geometry, topology, options.slices);
     centre(geometry);
     return geometry;
 }

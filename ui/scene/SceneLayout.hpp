@@ -29,9 +29,21 @@ struct Vec3 {
 // where the layout draws them.
 enum class LinkKind : std::uint8_t { InBlock, BetweenBlocks, WrapAround };
 
+// A data-centre-network link between two slices of a multislice run: one host's NIC in one
+// slice to the same host in the next slice of the ring the DCN stage runs (scene/Multislice.hpp).
+struct DcnLink {
+    int fromSlice = 0;
+    int toSlice = 0;
+    int host = 0;
+};
+
 // Everything the view draws, in scene units (neighbouring chips about 1 apart).
 struct SceneGeometry {
-    std::vector<Vec3> chipPositions; // indexed by ChipId
+    // `slices` copies of the slice, drawn apart (multislice; every slice steps alike, so each
+    // copy shows the same chip and link colours): chip c of slice s at chipPositions[s *
+    // chipCount + c], and `links` repeats the slice's link slots once per slice.
+    int slices = 1;
+    std::vector<Vec3> chipPositions; // indexed by ChipId, then by slice
     double chipSize = 0.6;           // edge of a chip's cube
     // Existing directed links, each a polyline: links[i] runs through
     // linkPoints[linkPointBegin[i] .. linkPointBegin[i+1]). The two directions of a link are
@@ -39,9 +51,15 @@ struct SceneGeometry {
     std::vector<LinkId> links;
     std::vector<std::int32_t> linkPointBegin{0};
     std::vector<Vec3> linkPoints;
-    // Index into `links` for every link slot of the topology, -1 where there is no link.
+    // Index into `links` (the first slice's) for every link slot of the topology, -1 where
+    // there is no link.
     std::vector<std::int32_t> linkIndexOfSlot;
     std::vector<LinkKind> linkKinds; // indexed like `links`
+    // Multislice: the DCN links, each a polyline through dcnPoints[dcnPointBegin[i] ..
+    // dcnPointBegin[i+1]).
+    std::vector<DcnLink> dcnLinks;
+    std::vector<std::int32_t> dcnPointBegin{0};
+    std::vector<Vec3> dcnPoints;
     Vec3 boundsMin, boundsMax;
 };
 
@@ -49,6 +67,8 @@ struct SceneOptions {
     // Wrap-around links drawn as arcs (grid and physical layouts); off, they are left out, as
     // they always are in the unrolled layout.
     bool wrapArcs = true;
+    // Slices of a multislice run (the scenario's `slices`): drawn apart, joined by DCN links.
+    int slices = 1;
 };
 
 // Straight links run in the gaps between the chips' cubes, from face to face, so that no link is
