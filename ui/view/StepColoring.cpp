@@ -83,7 +83,9 @@ void StepColoring::compute(double t, ChipId reference, StepLinkColors links, dou
     // in use while the reference chip runs it, in the step's gradient-sync colour.
     out.dcnLink = kQuietLink;
     const ChipId dcnChip = reference >= 0 && reference < topology.chipCount() ? reference : 0;
-    for (const TimelineItem& entry : timeline.items) {
+    // One slice has no DCN links: the items are not searched every frame.
+    for (std::size_t i = 0; !scene_.dcnLinks.empty() && i < timeline.items.size(); ++i) {
+        const TimelineItem& entry = timeline.items[i];
         const ChipSpan& span = entry.spanOf(dcnChip);
         if (entry.group == "dcn" && t >= span.startS && t < span.endS) {
             out.dcnLink = activityColor(podscope::ChipActivity::GradientSync);
