@@ -234,6 +234,41 @@ private slots:
         QCOMPARE(window.stepRun()->scenario.globalBatch, changed.globalBatch);
     }
 
+    // Issue 20: a multislice scenario draws its slices apart with the DCN between them; back
+    // to one slice, one slice and no DCN.
+    void aMultisliceStepDrawsEverySlice() {
+        MainWindow& window = stepWindow();
+        Scenario multislice = loadPreset("mlperf07-resnet50-tf2-16").scenario;
+        multislice.hardware = "tpu-v5e";
+        multislice.topology = "4x4";
+        multislice.wrap.reset();
+        multislice.slices = 4;
+        QSignalSpy shown(&window, &MainWindow::stepRunShown);
+        window.showTraining(multislice);
+        QVERIFY(shown.wait(60000));
+        QTRY_VERIFY(window.scene() && window.scene()->slices == 4);
+        QCOMPARE(window.scene()->chipPositions.size(), std::size_t{4 * 16});
+        QVERIFY(!window.scene()->dcnLinks.empty());
+        // Mid-way through the DCN stage, its links in use.
+        const StepRun* run = window.stepRun();
+        for (const TimelineItem& item : run->timeline.items) {
+            if (item.group == "dcn") {
+                const ChipSpan& span = item.spanOf(0);
+                window.setTimeFraction((span.startS + span.endS) / 2 / run->timeline.stepS);
+            }
+        }
+        expectFrameAt(window, window.timeUs() * 1e-6);
+        QCOMPARE(window.frame().dcnLink, activityColor(podscope::ChipActivity::GradientSync));
+        multislice.slices = 1;
+        window.showTraining(multislice);
+        QVERIFY(shown.wait(60000));
+        QTRY_VERIFY(window.scene() && window.scene()->slices == 1);
+        QCOMPARE(window.scene()->chipPositions.size(), std::size_t{16});
+        QVERIFY(window.scene()->dcnLinks.empty());
+        window.showTraining(resnet());
+        QVERIFY(shown.wait(60000));
+    }
+
     // Issue 23: a refusal's text is shown whole, in the wrapped note above the view; the
     // one-line status (which cuts long text) only points to it.
     void aReplayThatCannotBeSimulatedSaysWhyWhole() {

@@ -196,6 +196,40 @@ TEST(StepReplay, AMultisliceStepShowsTheDcnStageOnItsOwnTrack) {
     }
 }
 
+// The 3-D view of a multislice step (issue 20): the slices drawn apart, and their DCN links in
+// use exactly while the timeline's DCN stage runs, quiet in every other item of the step.
+TEST(StepReplay, DcnLinksAreInUseDuringTheDcnStageOnly) {
+    Scenario s = loadPreset("mlperf07-resnet50-tf2-16").scenario;
+    s.hardware = "tpu-v5e";
+    s.topology = "4x4";
+    s.wrap.reset();
+    s.slices = 4;
+    const auto run = runStep(s, ReplayKind::Step);
+    SceneOptions options;
+    options.slices = s.slices;
+    const SceneGeometry scene = buildScene(run->topology(), LayoutKind::Torus, options);
+    ASSERT_FALSE(scene.dcnLinks.empty());
+    StepColoring coloring(*run, scene);
+    FrameColors frame;
+    const Rgb busy = activityColor(podscope::ChipActivity::GradientSync);
+    const auto same = [](Rgb a, Rgb b) { return a.r == b.r && a.g == b.g && a.b == b.b; };
+    int dcnItems = 0;
+    for (const TimelineItem& item : run->timeline.items) {
+        const ChipSpan& span = item.spanOf(0);
+        if (span.endS <= span.startS) {
+            continue;
+        }
+        coloring.compute((span.startS + span.endS) / 2, 0, StepLinkColors::TrafficKind, 0, frame);
+        const bool dcn = item.group == "dcn";
+        dcnItems += dcn ? 1 : 0;
+        // Background items (gradient buckets) may overlap the DCN stage; foreground ones never.
+        if (dcn || !item.background) {
+            EXPECT_EQ(same(frame.dcnLink, busy), dcn) << item.name;
+        }
+    }
+    EXPECT_EQ(dcnItems, 1);
+}
+
 // Each track holds exactly the items of its kinds, at the chip's own spans, in lanes that never
 // overlap.
 TEST(StepReplay, TracksHoldTheChipsSpansInLanesThatDoNotOverlap) {
@@ -249,9 +283,14 @@ TEST(StepReplay, DemoStepsShowTheirPointInTheStepReplay) {
     };
     const std::vector<Point> points = {
         {"input-pipeline", 2, ReplayKind::Step, {podscope::ChipActivity::WaitingForInput}},
-        {"weight-update-sharding", 1, ReplayKind::Step,
+        {"weight-update-sharding",
+         1,
+         ReplayKind::Step,
          {podscope::ChipActivity::GradientSync, podscope::ChipActivity::Optimizer}},
-        {"distributed-evaluation", 0, ReplayKind::StepWithEvaluation, {podscope::ChipActivity::Evaluating}},
+        {"distributed-evaluation",
+         0,
+         ReplayKind::StepWithEvaluation,
+         {podscope::ChipActivity::Evaluating}},
     };
     for (const Point& point : points) {
         const DemoScript demo = loadDemo(point.demo);
@@ -261,8 +300,8 @@ TEST(StepReplay, DemoStepsShowTheirPointInTheStepReplay) {
         const double t = step.timeFraction * run->timeline.stepS;
         const podscope::ChipActivity a = run->timeline.activityAt(0, t);
         EXPECT_NE(std::find(point.shows.begin(), point.shows.end(), a), point.shows.end())
-            << point.demo << " step " << point.step + 1 << " shows " << podscope::toString(a) << " at "
-            << step.timeFraction;
+            << point.demo << " step " << point.step + 1 << " shows " << podscope::toString(a)
+            << " at " << step.timeFraction;
     }
     // A step without "replay" inherits the previous step's.
     const DemoScript input = loadDemo("input-pipeline");

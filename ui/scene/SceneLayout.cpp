@@ -2,6 +2,8 @@
 
 #include "common/InputError.hpp"
 #include "common/Limits.hpp"
+#include "scene/ExplodedBlocks.hpp"
+#include "scene/Multislice.hpp"
 
 #include <algorithm>
 #include <array>
@@ -87,6 +89,11 @@ struct Placement {
     // Wrap-around links of these dimensions are drawn as arcs bulging along arcBulge.
     std::array<bool, limits::kMaxRank> arcDims{};
     std::array<Vec3, limits::kMaxRank> arcBulge{};
+    // Exploded layouts: each chip's block and layer (empty otherwise: one block, one layer).
+    // Links between layers are drawn as arcs under the chips, as wrap-around links are.
+    std::vector<std::int32_t> block;
+    std::vector<std::int32_t> layer;
+    double largestChip = kDefaultChipSize;
 };
 
 // Position along one dimension of each coordinate: 0, 1, 2, ... plus the physical gaps.
@@ -207,7 +214,26 @@ Placement placeOnDonut(const Topology& topology) {
     return placement;
 }
 
+Placement placeExploded(const Topology& topology) {
+    ExplodedBlocks blocks = explodeIntoBlocks(topology);
+    Placement placement;
+    placement.positions = std::move(blocks.positions);
+    placement.normals.assign(placement.positions.size(), kAxisZ);
+    placement.block = std::move(blocks.block);
+    placement.layer = std::move(blocks.layer);
+    placement.largestChip = kExplodedChipSize;
+    for (int d = 0; d < topology.rank(); ++d) {
+        placement.arcDims[static_cast<std::size_t>(d)] = topology.wraps(d);
+        // Under the layers, where the chips seen from above hide them but for the gaps.
+        placement.arcBulge[static_cast<std::size_t>(d)] = kAxisZ * -1.0;
+    }
+    return placement;
+}
+
 Placement placeChips(const Topology& topology, LayoutKind layout) {
+    if (layout == LayoutKind::Torus && topology.rank() >= 3) {
+        return placeExploded(topology);
+    }
     if (layout == LayoutKind::Torus && topology.rank() <= 2) {
         const bool wrapsX = topology.wraps(0);
         const bool wrapsY = topology.rank() == 2 && topology.wraps(1);
@@ -218,7 +244,7 @@ Placement placeChips(const Topology& topology, LayoutKind layout) {
             return placeOnCylinder(topology, wrapsX ? 0 : 1);
         }
     }
-    // Unwrapped topologies are flat in every layout; 3-D and 4-D tori are drawn as grids.
+    // Unwrapped topologies are flat in every layout.
     return placeOnGrid(topology, layout == LayoutKind::Physical);
 }
 
@@ -249,6 +275,16 @@ void appendArc(SceneGeometry& geometry, Vec3 from, Vec3 to, Vec3 bulge) {
     }
 }
 
+bool betweenLayers(const Placement& placement, ChipId a, ChipId b) {
+    return !placement.layer.empty() && placement.layer[static_cast<std::size_t>(a)] !=
+                                           placement.layer[static_cast<std::size_t>(b)];
+}
+
+bool betweenBlocks(const Placement& placement, ChipId a, ChipId b) {
+    return !placement.block.empty() && placement.block[static_cast<std::size_t>(a)] !=
+                                           placement.block[static_cast<std::size_t>(b)];
+}
+
 bool crossesWrap(const Topology& topology, ChipId chip, int dim, Direction dir) {
     const int c = topology.coord(chip, dim);
     return dir == Direction::Plus ? c == topology.size(dim) - 1 : c == 0;
@@ -270,11 +306,17 @@ void centre(SceneGeometry& geometry) {
     for (const Vec3& p : geometry.linkPoints) {
         extend(lo, hi, p, 0);
     }
+    for (const Vec3& p : geometry.dcnPoints) {
+        extend(lo, hi, p, 0);
+    }
     const Vec3 mid = (lo + hi) * 0.5;
     for (Vec3& p : geometry.chipPositions) {
         p = p - mid;
     }
     for (Vec3& p : geometry.linkPoints) {
+        p = p - mid;
+    }
+    for (Vec3& p : geometry.dcnPoints) {
         p = p - mid;
     }
     geometry.boundsMin = lo - mid;
@@ -334,6 +376,7 @@ SceneGeometry buildScene(const Topology& topology, LayoutKind layout, const Scen
     }
     const auto linkCount = static_cast<std::size_t>(topology.linkCount());
     geometry.links.reserve(linkCount);
+    geometry.linkKinds.reserve(linkCount);
     geometry.linkPointBegin.reserve(linkCount + 1);
     geometry.linkPoints.reserve(2 * linkCount +
                                 static_cast<std::size_t>(arcLinks) * (kArcPoints - 2));
@@ -345,8 +388,10 @@ SceneGeometry buildScene(const Topology& topology, LayoutKind layout, const Scen
     for (ChipId chip = 0; chip < topology.chipCount(); ++chip) {
         for (int d = 0; d < topology.rank(); ++d) {
             const ChipId target = topology.neighbour(chip, d, Direction::Plus);
-            if (target >= 0 && !(placement.arcDims[static_cast<std::size_t>(d)] &&
-                                 crossesWrap(topology, chip, d, Direction::Plus))) {
+            if (target >= 0 &&
+                !(placement.arcDims[static_cast<std::size_t>(d)] &&
+                  crossesWrap(topology, chip, d, Direction::Plus)) &&
+                !betweenLayers(placement, chip, target)) {
                 nearest = std::min(nearest,
                                    length(geometry.chipPositions[static_cast<std::size_t>(target)] -
                                           geometry.chipPositions[static_cast<std::size_t>(chip)]));
@@ -356,7 +401,7 @@ SceneGeometry buildScene(const Topology& topology, LayoutKind layout, const Scen
     if (!std::isfinite(nearest)) {
         nearest = 1;
     }
-    geometry.chipSize = std::min(kDefaultChipSize, kChipShareOfSpacing * nearest) *
+    geometry.chipSize = std::min(placement.largestChip, kChipShareOfSpacing * nearest) *
                         (unrolled ? kUnrolledChipShare : 1.0);
     const double lift = geometry.chipSize / 2 + kLinkClearance;
 
@@ -368,17 +413,22 @@ SceneGeometry buildScene(const Topology& topology, LayoutKind layout, const Scen
                 if (target < 0) {
                     continue;
                 }
-                const bool wrapArc = placement.arcDims[static_cast<std::size_t>(d)] &&
-                                     crossesWrap(topology, chip, d, dir);
+                const bool wraps = topology.wraps(d) && crossesWrap(topology, chip, d, dir);
+                const bool wrapArc = placement.arcDims[static_cast<std::size_t>(d)] && wraps;
                 if (wrapArc && !arcs) {
                     continue; // left out: linkIndexOfSlot stays -1
                 }
+                const bool layerArc = betweenLayers(placement, chip, target);
                 const LinkId link = topology.linkId(chip, d, dir);
                 const Vec3 to = geometry.chipPositions[static_cast<std::size_t>(target)];
                 geometry.linkIndexOfSlot[static_cast<std::size_t>(link)] =
                     static_cast<std::int32_t>(geometry.links.size());
                 geometry.links.push_back(link);
-                if (wrapArc) {
+                geometry.linkKinds.push_back(wraps ? LinkKind::WrapAround
+                                             : betweenBlocks(placement, chip, target)
+                                                 ? LinkKind::BetweenBlocks
+                                                 : LinkKind::InBlock);
+                if (wrapArc || layerArc) {
                     const Vec3 bulge = placement.arcBulge[static_cast<std::size_t>(d)];
                     appendArc(geometry, from + bulge * lift, to + bulge * lift, bulge);
                 } else {
@@ -391,6 +441,7 @@ SceneGeometry buildScene(const Topology& topology, LayoutKind layout, const Scen
             }
         }
     }
+    arrangeSlices(geometry, topology, options.slices);
     centre(geometry);
     return geometry;
 }

@@ -71,6 +71,7 @@ FrameColoring::FrameColoring(const Topology& topology, const SceneGeometry& scen
 
 void FrameColoring::compute(double t, double windowS, ColorMode mode, FrameColors& out) {
     replay_.linkUtilization(t, windowS, utilization_);
+    out.dcnLink = FrameColors{}.dcnLink; // the collective replay is one slice's: no DCN stage
     out.links.resize(scene_.links.size());
     for (std::size_t i = 0; i < scene_.links.size(); ++i) {
         out.links[i] = utilizationColor(utilization_[static_cast<std::size_t>(scene_.links[i])]);

@@ -25,6 +25,9 @@ std::vector<ColorMode> allColorModes();
 struct FrameColors {
     std::vector<Rgb> chips;
     std::vector<Rgb> links; // SceneGeometry::links order
+    // Multislice: every DCN link between the slices (SceneGeometry::dcnLinks), busy while the
+    // step timeline's DCN stage runs.
+    Rgb dcnLink{58, 62, 72};
     std::vector<Vec3> markers;
     Legend chipLegend;
     Legend linkLegend;

@@ -79,6 +79,19 @@ void StepColoring::compute(double t, ChipId reference, StepLinkColors links, dou
     }
     out.markers.clear();
 
+    // The DCN stage (the timeline's items of group "dcn", which use no ICI link): its links are
+    // in use while the reference chip runs it, in the step's gradient-sync colour.
+    out.dcnLink = kQuietLink;
+    const ChipId dcnChip = reference >= 0 && reference < topology.chipCount() ? reference : 0;
+    // One slice has no DCN links: the items are not searched every frame.
+    for (std::size_t i = 0; !scene_.dcnLinks.empty() && i < timeline.items.size(); ++i) {
+        const TimelineItem& entry = timeline.items[i];
+        const ChipSpan& span = entry.spanOf(dcnChip);
+        if (entry.group == "dcn" && t >= span.startS && t < span.endS) {
+            out.dcnLink = activityColor(podscope::ChipActivity::GradientSync);
+        }
+    }
+
     // The caption: what the reference chip does, and how many chips do the commonest thing.
     if (reference < 0 || reference >= topology.chipCount()) {
         reference = 0;

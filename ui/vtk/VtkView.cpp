@@ -138,6 +138,11 @@ struct VtkView::Impl {
     vtkNew<vtkActor> linkActor;
     vtkSmartPointer<vtkUnsignedCharArray> linkColors;
 
+    // Multislice: the data-centre network between the slices, one colour for all.
+    vtkNew<vtkPolyData> dcnLinks;
+    vtkNew<vtkPolyDataMapper> dcnMapper;
+    vtkNew<vtkActor> dcnActor;
+
     // Chunks in flight can number thousands on the multipod: points, not glyphs.
     vtkNew<vtkPolyData> markers;
     vtkNew<vtkPolyDataMapper> markerMapper;
@@ -154,6 +159,7 @@ struct VtkView::Impl {
 
     bool inPaint = false;
     std::vector<Vec3> chipPositions;
+    std::size_t sliceChips = 0;      // chips of one slice: every slice shows the same colours
     std::vector<Vec3> linkMidpoints; // where each link is picked
     double chipSize = 0.6;
     std::vector<double> renderTimesMs;
@@ -249,6 +255,14 @@ VtkView::VtkView(QWidget* parent)
         1.0f); // wider lines need a geometry shader: slow in software
     d.linkActor->GetProperty()->LightingOff();
     d.renderer->AddActor(d.linkActor);
+
+    d.dcnMapper->SetInputData(d.dcnLinks);
+    d.dcnMapper->ScalarVisibilityOff();
+    d.dcnActor->SetMapper(d.dcnMapper);
+    d.dcnActor->GetProperty()->LightingOff();
+    d.dcnActor->GetProperty()->SetColor(kNeutralLink[0] / 255.0, kNeutralLink[1] / 255.0,
+                                        kNeutralLink[2] / 255.0);
+    d.renderer->AddActor(d.dcnActor);
 
     d.markerPoints->SetDataTypeToFloat();
     d.markerMapper->SetInputData(d.markers);
@@ -389,6 +403,7 @@ void VtkView::setMultiSamples(int samples) {
 void VtkView::setScene(const SceneGeometry& scene) {
     auto& d = *impl_;
     d.chipPositions = scene.chipPositions;
+    d.sliceChips = scene.chipPositions.size() / static_cast<std::size_t>(std::max(scene.slices, 1));
     d.chipSize = scene.chipSize;
 
     d.chips->Initialize();
@@ -437,6 +452,24 @@ void VtkView::setScene(const SceneGeometry& scene) {
     d.linkColors = colorArray(static_cast<vtkIdType>(scene.links.size()), kNeutralLink);
     d.links->GetCellData()->AddArray(d.linkColors);
 
+    vtkNew<vtkPoints> dcnPoints;
+    dcnPoints->SetDataTypeToDouble();
+    dcnPoints->SetNumberOfPoints(static_cast<vtkIdType>(scene.dcnPoints.size()));
+    for (std::size_t i = 0; i < scene.dcnPoints.size(); ++i) {
+        const Vec3& p = scene.dcnPoints[i];
+        dcnPoints->SetPoint(static_cast<vtkIdType>(i), p.x, p.y, p.z);
+    }
+    vtkNew<vtkCellArray> dcnLines;
+    for (std::size_t l = 0; l < scene.dcnLinks.size(); ++l) {
+        dcnLines->InsertNextCell(scene.dcnPointBegin[l + 1] - scene.dcnPointBegin[l]);
+        for (auto p = scene.dcnPointBegin[l]; p < scene.dcnPointBegin[l + 1]; ++p) {
+            dcnLines->InsertCellPoint(p);
+        }
+    }
+    d.dcnLinks->SetPoints(dcnPoints);
+    d.dcnLinks->SetLines(dcnLines);
+    d.dcnLinks->Modified();
+
     setMarkers({});
     setHighlighted({});
     setCamera(CameraPreset::Isometric);
@@ -447,10 +480,16 @@ void VtkView::setChipColors(const std::vector<Rgb>& colors) {
     if (impl_->chipColors) {
         // Every corner of a chip's cube takes the chip's colour, shaded by the corner.
         auto* out = impl_->chipColors->GetPointer(0);
-        const std::size_t chips = std::min(
-            colors.size(),
-            static_cast<std::size_t>(impl_->chipColors->GetNumberOfTuples() / kCubeCorners));
-        for (std::size_t c = 0; c < chips; ++c) {
+        const auto cubes =
+            static_cast<std::size_t>(impl_->chipColors->GetNumberOfTuples() / kCubeCorners);
+        // One slice's colours, repeated on every slice's copy (multislice).
+        const std::size_t perSlice = std::max<std::size_t>(impl_->sliceChips, 1);
+        for (std::size_t i = 0; i < cubes; ++i) {
+            const std::size_t c = i % perSlice;
+            if (c >= colors.size()) {
+                out += 3 * kCubeCorners;
+                continue;
+            }
             for (int k = 0; k < kCubeCorners; ++k, out += 3) {
                 const int shade = kCornerShade[k];
                 out[0] = static_cast<unsigned char>(colors[c].r * shade / 256);
@@ -470,6 +509,11 @@ void VtkView::setLinkColors(const std::vector<Rgb>& colors) {
         impl_->links->Modified();
         requestRender();
     }
+}
+
+void VtkView::setDcnLinkColor(Rgb color) {
+    impl_->dcnActor->GetProperty()->SetColor(color.r / 255.0, color.g / 255.0, color.b / 255.0);
+    requestRender();
 }
 
 void VtkView::setMarkers(const std::vector<Vec3>& positions) {
@@ -683,7 +727,8 @@ ChipId VtkView::chipAt(QPoint position) const {
         const double dy = (d.window->GetSize()[1] - display[1]) / ratio - position.y();
         if (dx * dx + dy * dy <= radius * radius && display[2] < nearestDepth) {
             nearestDepth = display[2];
-            found = static_cast<ChipId>(i);
+            // Every slice's copy of a chip is that chip.
+            found = static_cast<ChipId>(i % std::max<std::size_t>(d.sliceChips, 1));
         }
     }
     return found;

@@ -33,6 +33,8 @@ public:
     // One colour per chip (ChipId order) and per link (SceneGeometry::links order).
     void setChipColors(const std::vector<Rgb>& colors);
     void setLinkColors(const std::vector<Rgb>& colors);
+    // Multislice: the colour of every DCN link between the slices.
+    void setDcnLinkColor(Rgb color);
     // Small markers for chunks in flight.
     void setMarkers(const std::vector<Vec3>& positions);
     // Chips drawn enlarged and outlined (the selection and its ring or group).

@@ -106,9 +106,14 @@ ViewFigureContent viewFigureContent(const MainWindow& window) {
     QStringList parts;
     parts << QString::fromStdString(training.workload + " (" + training.framework + ")");
     if (const ScenarioRun* run = window.currentRun()) {
-        parts << QObject::tr("%1 chips (%2)")
-                     .arg(QString::fromStdString(groupDigits(double(run->topology.chipCount()))),
-                          QString::fromStdString(view.topology));
+        const QString chips =
+            QObject::tr("%1 chips (%2)")
+                .arg(QString::fromStdString(groupDigits(double(run->topology.chipCount()))),
+                     QString::fromStdString(view.topology));
+        // Multislice: the view draws every slice, so the caption counts them.
+        parts << (training.slices > 1
+                      ? QObject::tr("%1 slices of %2").arg(training.slices).arg(chips)
+                      : chips);
     }
     parts << QObject::tr("global batch %1")
                  .arg(QString::fromStdString(groupDigits(double(training.globalBatch))));

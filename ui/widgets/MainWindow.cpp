@@ -638,13 +638,20 @@ void MainWindow::showRun(std::shared_ptr<const ScenarioRun> run) {
     emit runShown();
 }
 
+// Multislice: the scenario's slices, drawn apart with the DCN between them.
+int MainWindow::sceneSlices() const {
+    return training_ ? std::max(training_->slices, 1) : 1;
+}
+
 void MainWindow::rebuildScene() {
     if (!run_) {
         return;
     }
     coloring_.reset();
     stepColoring_.reset();
-    scene_ = std::make_unique<SceneGeometry>(buildScene(*sceneTopology(), layout_, sceneOptions_));
+    SceneOptions options = sceneOptions_;
+    options.slices = sceneSlices();
+    scene_ = std::make_unique<SceneGeometry>(buildScene(*sceneTopology(), layout_, options));
     rebuildColorings();
     if (view_) {
         view_->setScene(*scene_);
@@ -751,7 +758,9 @@ void MainWindow::showStepRun(std::shared_ptr<const StepRun> run) {
         clock_->setSpan(stepRun_->timeline.stepS, kStepReplaySeconds);
         clock_->place(std::clamp(fraction, 0.0, 1.0) * stepRun_->timeline.stepS);
         if (!scene_ || !run_ || !sameGrid(stepRun_->topology(), *sceneTopology()) ||
-            static_cast<std::int64_t>(scene_->chipPositions.size()) != stepRun_->timeline.chips) {
+            scene_->slices != sceneSlices() ||
+            static_cast<std::int64_t>(scene_->chipPositions.size()) !=
+                stepRun_->timeline.chips * scene_->slices) {
             rebuildScene();
         } else {
             rebuildColorings();
@@ -786,8 +795,9 @@ void MainWindow::setReplayKind(ReplayKind kind) {
     updateClockSpan();
     clock_->place(std::clamp(fraction, 0.0, 1.0) * clock_->durationS());
     const Topology* topology = sceneTopology();
-    if (scene_ && topology &&
-        static_cast<std::int64_t>(scene_->chipPositions.size()) == topology->chipCount() &&
+    if (scene_ && topology && scene_->slices == sceneSlices() &&
+        static_cast<std::int64_t>(scene_->chipPositions.size()) ==
+            topology->chipCount() * scene_->slices &&
         (!run_ || !stepRun_ || sameGrid(run_->topology, stepRun_->topology()))) {
         rebuildColorings();
         renderFrame();
@@ -874,6 +884,7 @@ void MainWindow::renderFrame() {
     if (view_) {
         view_->setChipColors(frame_.chips);
         view_->setLinkColors(frame_.links);
+        view_->setDcnLinkColor(frame_.dcnLink);
         view_->setMarkers(frame_.markers);
     }
     // Under software OpenGL every repainted widget is re-uploaded and composed with the view,

@@ -153,6 +153,7 @@ private:
     void requestRun();
     void showRun(std::shared_ptr<const ScenarioRun> run);
     void rebuildScene();
+    int sceneSlices() const;
     void requestStepRun();
     void showStepRun(std::shared_ptr<const StepRun> run);
     void updateStaleMark();
