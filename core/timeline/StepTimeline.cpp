@@ -356,14 +356,15 @@ private:
             return;
         }
         const EvaluationShare& share = analytic_.evalShare;
-        const std::string perStep = std::to_string(analytic_.evaluations) + " in " +
-                                    std::to_string(analytic_.steps) + " steps, per step";
-        add("evaluation pass on the chips (" + perStep + ")", share.deviceS, true);
-        add("host metric wait, synchronous evaluation (" + perStep + ")", share.hostMetricWaitS,
-            false);
-        add("evaluation compile (the first evaluation, per step)", share.compileS, false);
-        add("device loop round trips (one per evaluation loop, per step)", share.loopRoundTripS,
-            false);
+        // Each part as the run spreads it over its steps.
+        const std::string spread = " (" + std::to_string(analytic_.evaluations) +
+                                   " evaluations over " + std::to_string(analytic_.steps) +
+                                   " steps)";
+        add("evaluation passes on the chips" + spread, share.deviceS, true);
+        add("host metric wait" + spread, share.hostMetricWaitS, false);
+        add("first evaluation's compile (over " + std::to_string(analytic_.steps) + " steps)",
+            share.compileS, false);
+        add("device loop round trips" + spread, share.loopRoundTripS, false);
     }
 
     // Buckets overlap each other (and would queue on the links): the event engine runs them

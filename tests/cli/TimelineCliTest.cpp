@@ -105,7 +105,7 @@ TEST(TimelineCli, WritesAChromeTraceThatAgreesWithTheSummary) {
     EXPECT_EQ(trace.at("otherData").at("step_s"), summary.at("step_s"));
     EXPECT_EQ(trace.at("otherData").at("chips_shown"), nlohmann::json::array({0, 3, 200}));
     // The evaluations' share of the step, the device passes among its parts.
-    EXPECT_NE(trace.dump().find("\"evaluation pass on the chips ("), std::string::npos);
+    EXPECT_NE(trace.dump().find("\"evaluation passes on the chips ("), std::string::npos);
 }
 
 // podscope-cli trace writes the step timeline (by default, or with --step as before): the file
