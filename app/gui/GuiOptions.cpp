@@ -78,8 +78,8 @@ Options parseOptions(const QStringList& arguments) {
     const QCommandLineOption replay("replay",
                                     "What the 3-D view replays: step (the whole training "
                                     "step, with the timeline panel; default), collective (the "
-                                    "gradient sync alone) or step-eval (the step and an "
-                                    "evaluation pass).",
+                                    "gradient sync alone) or step-eval (the step and the "
+                                    "evaluations' share of it).",
                                     "KIND");
     const QCommandLineOption timeFraction("time-fraction",
                                           "Replay time to show, as a fraction 0..1 of what is "

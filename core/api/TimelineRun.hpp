@@ -15,7 +15,7 @@ TimelineOptions checkedTimelineOptions(const TimelineRequest& request);
 void setSlowChipAndHost(const TimelineRequest& request, const StepPlan& plan,
                         TimelineOptions& options);
 
-// The step without its evaluation pass, which the analytic training step leaves out.
+// The step without its evaluations' share, which the analytic training step leaves out.
 double trainingSeconds(const StepTimeline& timeline);
 
 // The object `podscope-cli timeline --json` prints (without "trace"); a multislice plan adds

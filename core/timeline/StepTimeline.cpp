@@ -326,17 +326,45 @@ private:
             work_.push_back(std::move(overhead));
         }
         if (options_.withEvaluation) {
-            Work eval;
-            eval.item.activity = ChipActivity::Evaluating;
-            eval.item.name = "evaluation pass";
-            eval.item.group = "evaluation";
-            eval.seconds = evaluationDeviceSeconds(plan_, plan_.workload->evalExamples);
-            eval.compute = true;
-            work_.push_back(std::move(eval));
+            addEvaluation();
         }
         if (options_.contention) {
             timeBucketsTogether();
         }
+    }
+
+    // The evaluations' share of the step, the parts the analytic model charges
+    // (EvaluationShare): the device passes (slowed by a slow chip), the host's metric that a
+    // synchronous evaluation waits for, the first evaluation's compile, the loops' round trips.
+    // A run of unknown length has no share: the timeline then plays one whole evaluation pass.
+    void addEvaluation() {
+        auto add = [&](std::string name, double seconds, bool compute) {
+            if (!(seconds > 0)) {
+                return;
+            }
+            Work eval;
+            eval.item.activity = ChipActivity::Evaluating;
+            eval.item.name = std::move(name);
+            eval.item.group = "evaluation";
+            eval.seconds = seconds;
+            eval.compute = compute;
+            work_.push_back(std::move(eval));
+        };
+        if (analytic_.steps <= 0) {
+            add("evaluation pass (one; the run's length is unknown)",
+                evaluationDeviceSeconds(plan_, plan_.workload->evalExamples), true);
+            return;
+        }
+        const EvaluationShare& share = analytic_.evalShare;
+        // Each part as the run spreads it over its steps.
+        const std::string spread = " (" + std::to_string(analytic_.evaluations) +
+                                   " evaluations over " + std::to_string(analytic_.steps) +
+                                   " steps)";
+        add("evaluation passes on the chips" + spread, share.deviceS, true);
+        add("host metric wait" + spread, share.hostMetricWaitS, false);
+        add("first evaluation's compile (over " + std::to_string(analytic_.steps) + " steps)",
+            share.compileS, false);
+        add("device loop round trips" + spread, share.loopRoundTripS, false);
     }
 
     // Buckets overlap each other (and would queue on the links): the event engine runs them

@@ -33,7 +33,7 @@ const char* toString(ChipActivity activity);
 // What-ifs the timeline can play (docs/step-timeline.md).
 struct TimelineOptions {
     int steps = 1;               // consecutive training steps; the detail is kept for the last
-    bool withEvaluation = false; // append an evaluation pass after the step
+    bool withEvaluation = false; // append the evaluations' share of the step after it
     // Exchanges that overlap in time (gradient buckets under the backward pass) share the links
     // in the event engine; off, each is timed alone.
     bool contention = true;

@@ -237,7 +237,8 @@ TrainingResult evaluateStepPlan(const StepPlan& p, const Scenario& s, double eva
     r.evaluations = evaluationCount(schedule, static_cast<double>(r.steps) * batch, unitExamples);
     // The evaluation steps run on the device either way; an asynchronous evaluation hides its
     // host work (metric, BLEU, COCO) behind training except for the last result.
-    r.evaluationS = evaluationDeviceS + (schedule.async ? 0.0 : schedule.fixedCostS);
+    const double hostMetricWaitS = schedule.async ? 0.0 : schedule.fixedCostS;
+    r.evaluationS = evaluationDeviceS + hostMetricWaitS;
     if (w.decode) {
         r.evalDecodeS = evaluationDeviceS;
         r.evalDecode = decodeShape(*w.decode, w.evalExamples,
@@ -246,10 +247,14 @@ TrainingResult evaluateStepPlan(const StepPlan& p, const Scenario& s, double eva
     const int loops = std::max(r.evaluations, 1);
     const double firstExtraS = r.evaluations > 0 ? schedule.firstExtraS : 0.0;
     // A run of unknown length has nothing to amortise over: its step leaves evaluation out.
-    b.evalAmortized =
-        r.steps > 0 ? (r.evaluations * r.evaluationS + firstExtraS + loops * fw.perLoopRoundTripS) /
-                          static_cast<double>(r.steps)
-                    : 0.0;
+    if (r.steps > 0) {
+        const double steps = static_cast<double>(r.steps);
+        r.evalShare.deviceS = r.evaluations * evaluationDeviceS / steps;
+        r.evalShare.hostMetricWaitS = r.evaluations * hostMetricWaitS / steps;
+        r.evalShare.compileS = firstExtraS / steps;
+        r.evalShare.loopRoundTripS = loops * fw.perLoopRoundTripS / steps;
+    }
+    b.evalAmortized = r.evalShare.total();
 
     r.stepTimeS = b.total();
     int chipsPerHost = 1;

@@ -48,6 +48,19 @@ inline constexpr BreakdownPart kBreakdownParts[] = {
     {"overhead", "overhead", &StepBreakdown::overhead},
     {"recompute (remat)", "recompute", &StepBreakdown::recompute}};
 
+// The evaluations' share of one step (StepBreakdown::evalAmortized), part by part, in seconds
+// per training step: the evaluation passes on the device; the host's metric (COCO, BLEU) that a
+// synchronous evaluation waits for; the first evaluation's compile; the round trip that ends
+// every device loop (a loop ends in an evaluation). The step timeline plays the same parts.
+struct EvaluationShare {
+    double deviceS = 0;
+    double hostMetricWaitS = 0;
+    double compileS = 0;
+    double loopRoundTripS = 0;
+
+    double total() const { return deviceS + hostMetricWaitS + compileS + loopRoundTripS; }
+};
+
 struct TrainingResult {
     // Known when the workload has convergence data or the scenario names the run's length
     // (train_steps, train_examples); otherwise timeToTrainS, steps, epochs and evaluations are
@@ -64,6 +77,7 @@ struct TrainingResult {
     double criticalBatch = 0;  // B_noise of the convergence fit
     int evaluations = 0;
     double evaluationS = 0; // one evaluation, as charged to the run
+    EvaluationShare evalShare; // its parts per step; 0 when the run's length is unknown
     // Beam-search decoding, the device part of one evaluation of a translation model (0 and an
     // empty shape for the others, whose device part is one forward pass of the set).
     double evalDecodeS = 0;

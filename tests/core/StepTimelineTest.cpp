@@ -46,6 +46,59 @@ INSTANTIATE_TEST_SUITE_P(AllPresets, TimelineAgreement, ::testing::ValuesIn(pres
                              return name;
                          });
 
+// With evaluation the timeline plays the evaluations' share of the step as the analytic model
+// charges it, part by part (EvaluationShare): a synchronous evaluation waits for the host's
+// metric, an asynchronous one does not, so their timelines differ as their breakdowns do (the
+// distributed-evaluation demo's steps 2 and 3).
+TEST(Timeline, EvaluationPlaysTheAnalyticModelsShareOfTheStepPartByPart) {
+    double evaluationOf[2] = {0, 0};
+    for (const EvalMode mode : {EvalMode::Sync, EvalMode::Async}) {
+        SCOPED_TRACE(toString(mode));
+        Scenario s = preset("mlperf07-ssd-tf-4096");
+        s.evalMode = mode;
+        const StepPlan plan = buildStepPlan(s);
+        const TrainingResult analytic = evaluateStepPlan(plan, s);
+        ASSERT_GT(analytic.evaluations, 0);
+        TimelineOptions o;
+        o.withEvaluation = true;
+        o.contention = false;
+        const StepTimeline t = simulateStepTimeline(s, plan, analytic, o);
+        double device = 0, host = 0, loops = 0;
+        for (const TimelineItem& item : t.items) {
+            if (item.activity != ChipActivity::Evaluating) {
+                continue;
+            }
+            const double d = item.common.endS - item.common.startS;
+            if (item.name.find("evaluation pass") == 0) {
+                device += d;
+            } else if (item.name.find("host metric wait") == 0) {
+                host += d;
+            } else if (item.name.find("device loop round trips") == 0) {
+                loops += d;
+            }
+        }
+        const EvaluationShare& share = analytic.evalShare;
+        const double tolerance = 1e-9 * analytic.stepTimeS;
+        EXPECT_NEAR(device, share.deviceS, tolerance);
+        EXPECT_NEAR(host, share.hostMetricWaitS, tolerance);
+        EXPECT_NEAR(loops, share.loopRoundTripS, tolerance);
+        const double evaluation =
+            t.secondsByActivity[static_cast<std::size_t>(ChipActivity::Evaluating)];
+        EXPECT_NEAR(evaluation, analytic.breakdown.evalAmortized, tolerance);
+        // The whole step, evaluation included, is the analytic step.
+        EXPECT_NEAR(t.stepS / analytic.stepTimeS, 1.0, 0.02);
+        EXPECT_TRUE(t.difference.empty()) << t.difference;
+        evaluationOf[mode == EvalMode::Sync ? 0 : 1] = evaluation;
+        if (mode == EvalMode::Sync) {
+            EXPECT_GT(host, 0);
+        } else {
+            EXPECT_EQ(host, 0);
+        }
+    }
+    // The host's metric is most of a synchronous evaluation's share: the steps differ.
+    EXPECT_GT(evaluationOf[0], 2 * evaluationOf[1]);
+}
+
 // Per chip, items follow one another; nothing starts before the chip is ready; the gradient sum
 // starts after the last backward layer of every chip in its group.
 TEST(Timeline, EveryChipsEventsAreCausal) {

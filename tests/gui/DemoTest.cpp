@@ -1,6 +1,9 @@
 // The teaching demos (issue 8) end to end, as a class sees them: every step of every bundled
 // demo is shown in a real window under Xvfb (configuration, chart, 3-D view, caption, data
 // blocks), Back and Leave behave, and the program renders a step for slides.
+#include "charts/FigureAxis.hpp"
+#include "charts/FigureStyle.hpp"
+#include "charts/ThroughputChart.hpp"
 #include "demo/CaptionFields.hpp"
 #include "demo/DemoScript.hpp"
 #include "session/ScenarioDocument.hpp"
@@ -15,9 +18,11 @@
 
 #include <QCommandLinkButton>
 #include <QDockWidget>
+#include <QGraphicsSimpleTextItem>
 #include <QImage>
 #include <QProcess>
 #include <QPushButton>
+#include <QScatterSeries>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -84,6 +89,22 @@ private:
         QVERIFY(explorer.analysis() != nullptr);
         QVERIFY(sameScenario(explorer.analysis()->scenario, step.scenario));
         QCOMPARE(name(explorer.currentChart()), name(step.chart));
+        // A scaling chart marks this step's configuration, labelled with its chips (the
+        // batch-limit demo's steps 1-3 share one curve: the mark is what moves).
+        if (step.chart == ChartKind::Scaling) {
+            const ThroughputChart& chart = *explorer.throughputChart();
+            const std::int64_t chips = simulateTraining(step.scenario).chips;
+            QCOMPARE(chart.currentSeries()->count(), 1);
+            QCOMPARE(std::llround(chart.chipsAxis().fromAxis(chart.currentSeries()->at(0).x())),
+                     static_cast<long long>(chips));
+            QTRY_VERIFY(chart.currentLabel() != nullptr);
+            QVERIFY2(chart.currentLabel()->text().startsWith(
+                         readableNumber(static_cast<double>(chips)) + " chips"),
+                     qPrintable(chart.currentLabel()->text()));
+            // Whole, inside the plot.
+            const QGraphicsSimpleTextItem& label = *chart.currentLabel();
+            QVERIFY(chart.chart()->plotArea().contains(label.mapRectToParent(label.boundingRect())));
+        }
         QCOMPARE(name(window.layoutKind()), name(step.layout));
         QCOMPARE(name(window.colorMode()), name(step.colorMode));
         // The 3-D view replays this step's gradient summation, on this step's chips.

@@ -2,6 +2,8 @@
 // refused with a message naming the step and the field.
 #include "demo/CaptionFields.hpp"
 #include "demo/DemoScript.hpp"
+#include "figure/FigureData.hpp"
+#include "view/TrainingAnalysis.hpp"
 #include "common/InputError.hpp"
 #include "topology/TopologyPresets.hpp"
 #include "training/Presets.hpp"
@@ -13,6 +15,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
 
 namespace podscope::ui {
@@ -212,6 +215,30 @@ TEST(DemoScript, EachStepChangesWhatItsCaptionSaysChanges) {
     EXPECT_NE(batch.steps[2].chart, ChartKind::Batch);
     EXPECT_LT(simulateTraining(batch.steps[1].scenario).throughputExamplesPerS,
               3.5 * simulateTraining(batch.steps[0].scenario).throughputExamplesPerS);
+}
+
+// The batch-limit demo's first three steps keep the global batch, so their scaling curve is the
+// same; the chart marks each step's own configuration on it, so the picture moves with the
+// chips the caption names (issue 23).
+TEST(DemoScript, BatchLimitScalingChartMarksEachStepsConfiguration) {
+    const DemoScript demo = loadDemo("batch-limit");
+    std::vector<double> marked;
+    for (std::size_t i = 0; i < 3; ++i) {
+        SCOPED_TRACE("batch-limit step " + std::to_string(i + 1));
+        const DemoStep& step = demo.steps[i];
+        ASSERT_EQ(step.chart, ChartKind::Scaling);
+        const ScalingFigure figure = scalingFigure(analyzeTraining(step.scenario));
+        ASSERT_TRUE(figure.current);
+        // On the curve: the sweep's point at the step's chips is the step's own result.
+        const auto onCurve =
+            std::find_if(figure.model.begin(), figure.model.end(),
+                         [&](const FigurePoint& p) { return p.x == figure.current->x; });
+        ASSERT_NE(onCurve, figure.model.end());
+        EXPECT_NEAR(onCurve->y / figure.current->y, 1.0, 1e-9);
+        EXPECT_DOUBLE_EQ(figure.current->y, simulateTraining(step.scenario).throughputExamplesPerS);
+        marked.push_back(figure.current->x);
+    }
+    EXPECT_EQ(marked, (std::vector<double>{256, 1024, 4096}));
 }
 
 TEST(DemoScript, StepsInheritWhatTheyDoNotChange) {

@@ -4,6 +4,7 @@
 #include "demo/DemoScript.hpp"
 #include "scene/SceneLayout.hpp"
 #include "training/Presets.hpp"
+#include "training/StepModel.hpp"
 #include "training/StepPlan.hpp"
 #include "view/StepColoring.hpp"
 #include "view/StepRun.hpp"
@@ -271,6 +272,29 @@ TEST(StepReplay, TracksHoldTheChipsSpansInLanesThatDoNotOverlap) {
 
 namespace podscope::ui {
 namespace {
+
+// The distributed-evaluation demo's steps 2 and 3 (synchronous, then overlapped evaluation):
+// the replayed step carries the evaluations' share the breakdown charges, so the two replays
+// differ as the chart does (issue 23: both showed the same step).
+TEST(StepReplay, EvaluationDemoReplaysTheEvaluationTheChartCharges) {
+    const DemoScript demo = loadDemo("distributed-evaluation");
+    double evaluation[2] = {0, 0}, stepS[2] = {0, 0};
+    for (int i = 0; i < 2; ++i) {
+        const DemoStep& step = demo.steps[static_cast<std::size_t>(i + 1)];
+        SCOPED_TRACE("step " + std::to_string(i + 2));
+        ASSERT_EQ(step.replay, ReplayKind::StepWithEvaluation);
+        const auto run = runStep(step.scenario, step.replay);
+        const TrainingResult analytic = simulateTraining(step.scenario);
+        evaluation[i] =
+            run->timeline
+                .secondsByActivity[static_cast<std::size_t>(podscope::ChipActivity::Evaluating)];
+        stepS[i] = run->timeline.stepS;
+        EXPECT_NEAR(evaluation[i] / analytic.breakdown.evalAmortized, 1.0, 1e-9);
+        EXPECT_NEAR(stepS[i] / analytic.stepTimeS, 1.0, 0.02);
+    }
+    EXPECT_LT(evaluation[1], 0.9 * evaluation[0]);
+    EXPECT_LT(stepS[1], 0.9 * stepS[0]);
+}
 
 // The demos' step-replay steps open on their point (issue 13): what chip 0 does at the step's
 // time fraction of the replayed step.

@@ -471,6 +471,9 @@ ScalingFigure scalingFrom(const Scenario& scenario, const TrainingResult& result
             f.measured.push_back({static_cast<double>(m.chips), *m.throughputExamplesPerS});
         }
     }
+    if (kind == ScalingFigure::Kind::Strong && result.throughputExamplesPerS > 0) {
+        f.current = FigurePoint{static_cast<double>(result.chips), result.throughputExamplesPerS};
+    }
     return f;
 }
 

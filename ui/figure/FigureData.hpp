@@ -40,6 +40,8 @@ struct ScalingFigure {
     std::vector<FigurePoint> model;    // chips, examples/s (slices the model refuses left out)
     std::vector<double> gradientSyncS; // per model point: exposed gradient sync per step, s
     std::vector<FigurePoint> measured; // chips, examples/s of MLPerf v0.7 runs, at their batch
+    // Strong: this configuration's chips and examples/s (the model's result for it), marked.
+    std::optional<FigurePoint> current;
 };
 
 // The ideal line: the smallest slice's throughput per chip, times the chips.

@@ -13,7 +13,7 @@
 namespace podscope::ui {
 
 // What the 3-D view replays: one collective (the gradient sync, as the event engine records it)
-// or the whole training step of the step timeline, with or without an evaluation pass after it.
+// or the whole training step of the step timeline, with or without the evaluations' share after it.
 enum class ReplayKind { Collective, Step, StepWithEvaluation };
 
 // "collective", "step", "step-eval"; InputError("replay", ...) for anything else.
@@ -53,7 +53,7 @@ struct StepRun {
     const Topology& topology() const { return plan.topology; }
 };
 
-// Simulates the scenario's step (with an evaluation pass for StepWithEvaluation). Throws
+// Simulates the scenario's step (with the evaluations' share for StepWithEvaluation). Throws
 // InputError on a configuration the model refuses, Cancelled once `stop` is set.
 std::shared_ptr<const StepRun> runStep(const Scenario& scenario, ReplayKind kind,
                                        const StopFlag* stop = nullptr);

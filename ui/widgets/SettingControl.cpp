@@ -8,6 +8,8 @@
 #include <QFileInfo>
 #include <QLineEdit>
 #include <QSpinBox>
+#include <QStyle>
+#include <QStyleOptionSpinBox>
 #include <algorithm>
 #include <climits>
 #include <cmath>
@@ -55,7 +57,9 @@ public:
 };
 
 // A number box as wide as a typical value needs, not its range's largest: a run length of up to
-// 10^12 steps would otherwise widen the whole panel.
+// 10^12 steps would otherwise widen the whole panel. Never narrower than its special value
+// ("as the model does") needs whole: QAbstractSpinBox leaves 2 pixels for the cursor around the
+// text, but its line edit draws the text 2 pixels inside each side, which cut the last letter.
 class PanelDoubleSpinBox : public QDoubleSpinBox {
 public:
     using QDoubleSpinBox::QDoubleSpinBox;
@@ -63,10 +67,22 @@ public:
     QSize minimumSizeHint() const override { return capped(QDoubleSpinBox::minimumSizeHint()); }
 
 private:
+    // The box's width around a text this wide, with the style's frame and arrows.
+    int widthFor(int text, int height) const {
+        QStyleOptionSpinBox option;
+        initStyleOption(&option);
+        constexpr int kLineEditMargins = 2 * 2 + 2; // both sides, and the cursor
+        return style()
+            ->sizeFromContents(QStyle::CT_SpinBox, &option, QSize(text + kLineEditMargins, height),
+                               this)
+            .width();
+    }
     QSize capped(QSize size) const {
-        const int widest = fontMetrics().horizontalAdvance(QStringLiteral("as the model does")) +
-                           fontMetrics().height() * 3; // the arrows and the frame
-        return {std::min(size.width(), widest), size.height()};
+        const int typical = widthFor(
+            fontMetrics().horizontalAdvance(QStringLiteral("as the model does")), size.height());
+        const int special =
+            widthFor(fontMetrics().horizontalAdvance(specialValueText()), size.height());
+        return {std::max(std::min(size.width(), typical), special), size.height()};
     }
 };
 

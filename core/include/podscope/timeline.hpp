@@ -27,7 +27,7 @@ struct TimelineResult {
     std::int64_t chips = 0;
     double stepS = 0;              // the last step
     double analyticTrainStepS = 0; // the analytic model's training step
-    double trainingStepS = 0;      // the last step without its evaluation pass
+    double trainingStepS = 0;      // the last step without its evaluations' share
     std::string difference;        // why the two differ; empty within 2 %
     std::vector<double> stepTimesS;
     std::map<std::string, double> secondsByActivity; // the reference chip in the last step
