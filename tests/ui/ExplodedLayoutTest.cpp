@@ -1,5 +1,6 @@
 // The torus layout of 3-D topologies (issue 20): blocks drawn apart so that every chip is in
 // sight, wrap-around links told apart from the links inside and between blocks.
+#include "TestGrid.hpp"
 #include "scene/SceneLayout.hpp"
 
 #include <algorithm>
@@ -10,13 +11,7 @@
 namespace podscope::ui {
 namespace {
 
-Topology grid(std::vector<int> dims, std::vector<bool> wrap) {
-    TopologySpec spec;
-    spec.name = "test";
-    spec.dims = std::move(dims);
-    spec.wrap = std::move(wrap);
-    return Topology(spec);
-}
+using test::grid;
 
 bool crossesWrap(const Topology& topology, LinkId link) {
     const int dim = topology.linkDim(link);

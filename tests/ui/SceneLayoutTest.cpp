@@ -1,5 +1,6 @@
 #include "scene/SceneLayout.hpp"
 
+#include "TestGrid.hpp"
 #include "common/InputError.hpp"
 #include "topology/Hardware.hpp"
 #include "topology/TopologyPresets.hpp"
@@ -16,13 +17,7 @@ Topology preset(const std::string& name) {
     return Topology(resolveTopology(name, std::nullopt, loadHardware("tpu-v3")));
 }
 
-Topology grid(std::vector<int> dims, std::vector<bool> wrap) {
-    TopologySpec spec;
-    spec.name = "test";
-    spec.dims = std::move(dims);
-    spec.wrap = std::move(wrap);
-    return Topology(spec);
-}
+using test::grid;
 
 double distance(Vec3 a, Vec3 b) {
     return std::hypot(a.x - b.x, a.y - b.y, a.z - b.z);
