@@ -293,6 +293,13 @@ private slots:
             QVERIFY2(args.at(1).toString().isEmpty(), qPrintable(args.at(1).toString()));
         };
         const Scenario scenario = window.explorer()->document().scenario();
+        // The exported view's time reads as the clock under the view does, in one unit.
+        window.setTimeUs(0.3 * window.durationUs());
+        const QString clock = window.clockText();
+        QCOMPARE(viewFigureContent(window).time,
+                 "t = " + clock.section(" / ", 0, 0) + " of " + clock.section(" / ", 1));
+        QVERIFY2(!clock.contains(QString::fromUtf8("\xC2\xB5s")) || window.durationUs() < 1e3,
+                 qPrintable(clock));
 
         const QString json = dir_.filePath("results.json");
         menu->exportResultsJson(json);

@@ -93,10 +93,6 @@ QString inLastFolder(const QString& name) {
     return folder.isEmpty() ? name : QDir(folder).filePath(name);
 }
 
-QString microseconds(double us) {
-    return QString::fromStdString(groupDigits(std::round(us))) + QString::fromUtf8(" \xC2\xB5s");
-}
-
 } // namespace
 
 ViewFigureContent viewFigureContent(const MainWindow& window) {
@@ -125,8 +121,11 @@ ViewFigureContent viewFigureContent(const MainWindow& window) {
                  .arg(view.collective.chunks);
     content.configuration = parts.join(QString::fromUtf8(" \xC2\xB7 "));
     content.phase = window.caption();
+    // As the clock under the view reads ("1.375 s / 4.582 s"), one unit chosen by the span.
+    const QString reading = window.clockText();
     content.time = QObject::tr("t = %1 of %2")
-                       .arg(microseconds(window.timeUs()), microseconds(window.durationUs()));
+                       .arg(reading.section(QStringLiteral(" / "), 0, 0),
+                            reading.section(QStringLiteral(" / "), 1));
     content.chips = window.frame().chipLegend;
     content.links = window.frame().linkLegend;
     return content;
