@@ -300,6 +300,9 @@ private slots:
                  "t = " + clock.section(" / ", 0, 0) + " of " + clock.section(" / ", 1));
         QVERIFY2(!clock.contains(QString::fromUtf8("\xC2\xB5s")) || window.durationUs() < 1e3,
                  qPrintable(clock));
+        // The multipod is 2-D: its dimension-by-dimension sum says so (a 3-D slice says 3-D).
+        QVERIFY2(viewFigureContent(window).configuration.contains("2-D all-reduce"),
+                 qPrintable(viewFigureContent(window).configuration));
 
         const QString json = dir_.filePath("results.json");
         menu->exportResultsJson(json);

@@ -114,8 +114,11 @@ ViewFigureContent viewFigureContent(const MainWindow& window) {
     parts << QObject::tr("global batch %1")
                  .arg(QString::fromStdString(groupDigits(double(training.globalBatch))));
     const std::string algorithm = toString(view.collective.algorithm);
+    // The "2d" algorithm sums dimension by dimension, over as many as the slice has.
+    const int rank = window.currentRun() != nullptr ? window.currentRun()->topology.rank() : 2;
     parts << QObject::tr("%1 %2, %3 MiB per chip in %4 chunks")
-                 .arg(algorithm == "2d" ? QStringLiteral("2-D") : QString::fromStdString(algorithm),
+                 .arg(algorithm == "2d" ? QObject::tr("%1-D").arg(rank)
+                                        : QString::fromStdString(algorithm),
                       QString::fromStdString(toString(view.collective.op)))
                  .arg(view.collective.bytesPerChip / (1024.0 * 1024.0), 0, 'f', 1)
                  .arg(view.collective.chunks);
