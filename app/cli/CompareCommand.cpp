@@ -87,9 +87,10 @@ void printTable(const std::vector<api::MachineRow>& rows, const Scenario& base, 
 } // namespace
 
 void runCompareCommand(const CompareOptions& o, std::ostream& out) {
-    const Scenario base = resolveScenario(o.choice);
-    const std::vector<api::MachineRow> rows =
-        api::compareMachines(configurationRequest(o.choice.source, o.choice.settings));
+    const api::Configuration configuration =
+        api::Configuration::load(configurationRequest(o.choice.source, o.choice.settings));
+    const Scenario& base = configuration.scenario();
+    const std::vector<api::MachineRow> rows = api::compareMachines(configuration);
     if (!o.json) {
         printTable(rows, base, out);
         return;

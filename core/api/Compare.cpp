@@ -5,7 +5,10 @@
 namespace podscope::api {
 
 std::vector<MachineRow> compareMachines(const ConfigurationRequest& request) {
-    const Configuration base = Configuration::load(request);
+    return compareMachines(Configuration::load(request));
+}
+
+std::vector<MachineRow> compareMachines(const Configuration& base) {
     std::vector<MachineRow> rows;
     for (const analysis::MachinePoint& p : analysis::compareMachines(base.scenario())) {
         MachineRow row;

@@ -120,9 +120,10 @@ QStringList cutTexts(const QWidget& window) {
     // The legends paint their entries one under the other: all of them, or some are cut.
     for (const LegendWidget* legend : window.findChildren<LegendWidget*>()) {
         if (legend->isVisible() && legend->height() < legend->sizeHint().height()) {
-            describe(legend, "legend", QString("%1 px of the %2 its entries need")
-                                           .arg(legend->height())
-                                           .arg(legend->sizeHint().height()));
+            describe(legend, "legend",
+                     QString("%1 px of the %2 its entries need")
+                         .arg(legend->height())
+                         .arg(legend->sizeHint().height()));
         }
     }
     // A number box's text, its special value ("as the model does") among them: wider than the
@@ -162,7 +163,8 @@ LayoutShot layoutOf(const MainWindow& window) {
     LayoutShot shot;
     for (const QDockWidget* dock : window.findChildren<QDockWidget*>()) {
         if (dock->isVisible()) {
-            shot.docks[dock->objectName()] = QRect(dock->mapTo(&window, QPoint(0, 0)), dock->size());
+            shot.docks[dock->objectName()] =
+                QRect(dock->mapTo(&window, QPoint(0, 0)), dock->size());
         }
     }
     const auto place = [&](const QWidget* w) {
@@ -257,6 +259,13 @@ private:
         }
     }
 
+    // A projector's 1280x720 and a laptop's 1024x768, the sizes a class is shown at.
+    static void addSmallScreenRows() {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1280x720") << QSize(1280, 720);
+        QTest::newRow("1024x768") << QSize(1024, 768);
+    }
+
 private slots:
     void initTestCase() {
         QStandardPaths::setTestModeEnabled(true);
@@ -264,11 +273,7 @@ private slots:
     }
 
     // The window fits small projectors and laptops: nothing forces it wider or taller.
-    void windowFitsSmallScreens_data() {
-        QTest::addColumn<QSize>("size");
-        QTest::newRow("1280x720") << QSize(1280, 720);
-        QTest::newRow("1024x768") << QSize(1024, 768);
-    }
+    void windowFitsSmallScreens_data() { addSmallScreenRows(); }
 
     void windowFitsSmallScreens() {
         QFETCH(QSize, size);
@@ -426,17 +431,9 @@ private slots:
         QVERIFY(!player.nextAction()->isEnabled());
     }
 
-    // What a class reads, whole, in both layouts at a projector's 1280x720 and a laptop's
-    // 1024x768 (issue 23): the input-pipeline demo's input-bound step, whose point is the
-    // timeline's Input track. The presentation layout in the window's own size, as
-    // `--presentation --size` draws it (F5 is full screen, the screen's size, below).
     // The evaluation demo's panel shows "as the model does" in its Evaluate every box (the
     // workload's cadence); its caption and every panel text are whole at both small sizes.
-    void evaluationDemoShowsItsPanelWhole_data() {
-        QTest::addColumn<QSize>("size");
-        QTest::newRow("1280x720") << QSize(1280, 720);
-        QTest::newRow("1024x768") << QSize(1024, 768);
-    }
+    void evaluationDemoShowsItsPanelWhole_data() { addSmallScreenRows(); }
 
     void evaluationDemoShowsItsPanelWhole() {
         QFETCH(QSize, size);
@@ -459,6 +456,10 @@ private slots:
         QVERIFY2(cut.isEmpty(), qPrintable(cut.join("\n")));
     }
 
+    // What a class reads, whole, in both layouts at a projector's 1280x720 and a laptop's
+    // 1024x768 (issue 23): the input-pipeline demo's input-bound step, whose point is the
+    // timeline's Input track. The presentation layout in the window's own size, as
+    // `--presentation --size` draws it (F5 is full screen, the screen's size, below).
     void classroomLayoutsShowEverythingWhole_data() {
         QTest::addColumn<QSize>("size");
         QTest::addColumn<bool>("presentation");
@@ -495,7 +496,8 @@ private slots:
         QTest::qWait(200); // the docks and the splitter take their sizes
         QCOMPARE(window.size(), size);
         if (qEnvironmentVariableIsSet("PODSCOPE_TEST_GRABS")) {
-            window.grab().save(qEnvironmentVariable("PODSCOPE_TEST_GRABS") + "/" + QTest::currentDataTag() + ".png");
+            window.grab().save(qEnvironmentVariable("PODSCOPE_TEST_GRABS") + "/" +
+                               QTest::currentDataTag() + ".png");
         }
         const QStringList cut = cutTexts(window);
         QVERIFY2(cut.isEmpty(), qPrintable(cut.join("\n")));
@@ -549,11 +551,7 @@ private slots:
 
     // F5, Esc, F5: the class comes back to the layout it left, both ways (issue 23: Esc left
     // a cramped layout, and F5 again squeezed the caption).
-    void presentationRoundTripRestoresBothLayouts_data() {
-        QTest::addColumn<QSize>("size");
-        QTest::newRow("1280x720") << QSize(1280, 720);
-        QTest::newRow("1024x768") << QSize(1024, 768);
-    }
+    void presentationRoundTripRestoresBothLayouts_data() { addSmallScreenRows(); }
 
     void presentationRoundTripRestoresBothLayouts() {
         QFETCH(QSize, size);

@@ -8,22 +8,26 @@
 namespace podscope::ui {
 
 std::string defaultViewTopology() {
-    const Machine& machine = bundledMachine(defaultMachineName());
-    const MachineSlice* largest = nullptr;
-    for (const MachineSlice& slice : machine.named) {
-        if (largest == nullptr || slice.chips > largest->chips) {
-            largest = &slice;
+    // Every ViewScenario starts from it: found once.
+    static const std::string name = [] {
+        const Machine& machine = bundledMachine(defaultMachineName());
+        const MachineSlice* largest = nullptr;
+        for (const MachineSlice& slice : machine.named) {
+            if (largest == nullptr || slice.chips > largest->chips) {
+                largest = &slice;
+            }
         }
-    }
-    if (largest != nullptr) {
-        return largest->name;
-    }
-    // A machine with no named slice: its largest slice by count, as DIMS.
-    std::string dims;
-    for (const int d : machine.slices.back().dims) {
-        dims += (dims.empty() ? "" : "x") + std::to_string(d);
-    }
-    return dims;
+        if (largest != nullptr) {
+            return largest->name;
+        }
+        // A machine with no named slice: its largest slice by count, as DIMS.
+        std::string dims;
+        for (const int d : machine.slices.back().dims) {
+            dims += (dims.empty() ? "" : "x") + std::to_string(d);
+        }
+        return dims;
+    }();
+    return name;
 }
 
 bool sameView(const ViewScenario& a, const ViewScenario& b) {

@@ -24,5 +24,6 @@ struct MachineRow {
 // One row per bundled machine, sorted by name. InputError when the configuration is refused
 // before any machine runs it (a bad setting or source).
 std::vector<MachineRow> compareMachines(const ConfigurationRequest& request);
+std::vector<MachineRow> compareMachines(const Configuration& configuration);
 
 } // namespace podscope::api
