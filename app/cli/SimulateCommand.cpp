@@ -64,6 +64,13 @@ void printText(const Scenario& s, const StepPlan& plan, const TrainingResult& r,
         const double value = b.*part.seconds;
         out << "  " << label << std::string(26 - label.size(), ' ') << formatDuration(value) << "  "
             << formatPercent(value / r.stepTimeS) << "\n";
+        if (part.seconds == &StepBreakdown::evalAmortized && value > 0) {
+            // Its parts, as the step timeline plays them.
+            const EvaluationShare& e = r.evalShare;
+            out << "    (evaluation passes " << formatDuration(e.deviceS) << ", host metric wait "
+                << formatDuration(e.hostMetricWaitS) << ", compile " << formatDuration(e.compileS)
+                << ", loop round trips " << formatDuration(e.loopRoundTripS) << ")\n";
+        }
     }
     if (r.slices > 1) {
         // The DCN stage is in the gradient sync above; its own line says what it moves and at

@@ -22,6 +22,11 @@ nlohmann::json toJson(const TrainingResult& r) {
     j["critical_batch"] = r.criticalBatch;
     j["evaluations"] = r.evaluations;
     j["evaluation_s"] = r.evaluationS;
+    // The eval (amortized) breakdown part, split as the step timeline plays it.
+    j["evaluation_share"] = {{"device_s", r.evalShare.deviceS},
+                             {"host_metric_wait_s", r.evalShare.hostMetricWaitS},
+                             {"compile_s", r.evalShare.compileS},
+                             {"loop_round_trip_s", r.evalShare.loopRoundTripS}};
     j["eval_decode_s"] = r.evalDecodeS;
     if (r.evalDecode.beamWidth > 0) {
         j["eval_decode"] = {{"beam_width", r.evalDecode.beamWidth},

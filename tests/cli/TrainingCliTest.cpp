@@ -69,6 +69,53 @@ TEST(TrainingCli, SimulateJsonHasTheDocumentedFields) {
     EXPECT_TRUE(json["what_if"].contains("link_bandwidth_x2"));
 }
 
+// The evaluations' share of the step, part by part: the parts make up the breakdown's
+// eval_amortized, and the evaluation passes follow the cadence (an evaluation every 2 epochs
+// instead of every 1 runs half as many, so half the device share per step) while the compile,
+// paid once per run, does not.
+TEST(TrainingCli, SimulateJsonSplitsTheEvaluationShare) {
+    auto simulate = [](std::vector<std::string> extra) {
+        std::vector<std::string> args = {"simulate", "--preset", "mlperf07-ssd-tf-4096", "--json"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        const auto r = runCli(args);
+        EXPECT_EQ(r.status, 0) << r.err;
+        return nlohmann::json::parse(r.out);
+    };
+    const auto every1 = simulate({"--eval-every", "1"});
+    const auto every2 = simulate({"--eval-every", "2"});
+    for (const auto& j : {every1, every2}) {
+        const auto& e = j["evaluation_share"];
+        double sum = 0;
+        for (const char* part :
+             {"device_s", "host_metric_wait_s", "compile_s", "loop_round_trip_s"}) {
+            ASSERT_TRUE(e.contains(part)) << part;
+            EXPECT_GE(e[part].get<double>(), 0) << part;
+            sum += e[part].get<double>();
+        }
+        EXPECT_NEAR(sum, j["breakdown"]["eval_amortized"].get<double>(), 1e-12);
+        EXPECT_GT(e["device_s"].get<double>(), 0);
+    }
+    const double evals1 = every1["evaluations"].get<double>();
+    const double evals2 = every2["evaluations"].get<double>();
+    ASSERT_GT(evals2, 0);
+    const double perEval = [](const nlohmann::json& j) {
+        return j["evaluation_share"]["device_s"].get<double>() * j["steps"].get<double>() /
+               j["evaluations"].get<double>();
+    }(every1);
+    EXPECT_NEAR(every2["evaluation_share"]["device_s"].get<double>() *
+                    every2["steps"].get<double>() / evals2,
+                perEval, 1e-9 * perEval);
+    EXPECT_LT(evals2, evals1);
+    EXPECT_NEAR(
+        every1["evaluation_share"]["compile_s"].get<double>() * every1["steps"].get<double>(),
+        every2["evaluation_share"]["compile_s"].get<double>() * every2["steps"].get<double>(),
+        1e-9);
+
+    const auto text = runCli({"simulate", "--preset", "mlperf07-ssd-tf-4096"});
+    ASSERT_EQ(text.status, 0) << text.err;
+    EXPECT_NE(text.out.find("(evaluation passes "), std::string::npos) << text.out;
+}
+
 TEST(TrainingCli, FlagsOverrideThePreset) {
     auto ttt = [](std::vector<std::string> extra) {
         std::vector<std::string> args = {"simulate", "--preset", "mlperf07-resnet50-tf-4096",
