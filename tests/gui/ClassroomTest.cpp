@@ -30,6 +30,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QStyleOptionComboBox>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTest>
@@ -137,6 +138,46 @@ QStringList cutTexts(const QWidget& window) {
         const int needs = edit->fontMetrics().horizontalAdvance(edit->text());
         if (needs > room) {
             describe(box, edit->text(), QString("needs %1 px of %2").arg(needs).arg(room));
+        }
+    }
+    // The timeline's chip-count labels: none on another (a short strip squeezed "256" and "0"
+    // into one "250"), none out of the panel.
+    for (const TimelinePanel* timeline : window.findChildren<TimelinePanel*>()) {
+        if (!timeline->isVisible()) {
+            continue;
+        }
+        const auto labels = timeline->countLabels();
+        for (std::size_t i = 0; i < labels.size(); ++i) {
+            if (!timeline->rect().contains(labels[i].rect)) {
+                describe(timeline, labels[i].text, "outside the timeline");
+            }
+            for (std::size_t j = i + 1; j < labels.size(); ++j) {
+                if (labels[i].rect.intersects(labels[j].rect)) {
+                    describe(timeline, labels[i].text + " / " + labels[j].text,
+                             QString("chip-count labels overlap in a %1 px strip")
+                                 .arg(timeline->countsRect().height()));
+                }
+            }
+        }
+    }
+    // A list's current entry: wider than the field its frame and arrow leave (the style's
+    // edit field, as it paints the text; an elided entry ends in "...").
+    for (const QComboBox* box : window.findChildren<QComboBox*>()) {
+        // In the scrolling panel, every list counts: it keeps its width when scrolled to.
+        if (!box->isVisible() || box->currentText().isEmpty() ||
+            (box->visibleRegion().isEmpty() && !insideScrollArea(box, &window))) {
+            continue;
+        }
+        QStyleOptionComboBox option;
+        option.initFrom(box);
+        option.editable = box->isEditable();
+        option.frame = box->hasFrame();
+        const QRect field = box->style()->subControlRect(QStyle::CC_ComboBox, &option,
+                                                         QStyle::SC_ComboBoxEditField, box);
+        const int needs = box->fontMetrics().horizontalAdvance(box->currentText());
+        if (needs > field.width() - 2) { // the label is drawn 1 px inside the field each side
+            describe(box, box->currentText(),
+                     QString("needs %1 px of %2").arg(needs).arg(field.width()));
         }
     }
     for (const QAbstractButton* button : window.findChildren<QAbstractButton*>()) {

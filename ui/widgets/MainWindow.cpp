@@ -1001,6 +1001,19 @@ void MainWindow::fitTimelinePanel(bool growOnly) {
     if (!split || timelinePanel_->isHidden()) {
         return;
     }
+    // Short of the least the view and the panel need whole (a demo at 1280x720: the charts took
+    // 2/5 of the height and the caption three lines): the charts dock gives up the difference,
+    // down to its own least.
+    const int shortfall = split->minimumSizeHint().height() - split->height();
+    auto* charts = findChild<QDockWidget*>("chartDock");
+    if (shortfall > 0 && charts && charts->isVisible() && !charts->isFloating() &&
+        dockWidgetArea(charts) == Qt::BottomDockWidgetArea) {
+        const int room = charts->height() - charts->minimumSizeHint().height();
+        if (room > 0) {
+            resizeDocks({charts}, {charts->height() - std::min(room, shortfall)}, Qt::Vertical);
+            return; // the splitter's resize comes back here
+        }
+    }
     const int total = std::max(split->height() - split->handleWidth(), 1);
     // Its whole height up to 3/5 of the column; in a short window (1280x720 with a demo) at
     // least every track and the axis, the counts a strip, as long as the view keeps a third.

@@ -9,6 +9,7 @@
 #include <QLineEdit>
 #include <QSpinBox>
 #include <QStyle>
+#include <QStyleOptionComboBox>
 #include <QStyleOptionSpinBox>
 #include <algorithm>
 #include <climits>
@@ -171,6 +172,23 @@ private:
 
 } // namespace
 
+void fitLongestEntry(QComboBox* box) {
+    const QFontMetrics metrics = box->fontMetrics();
+    const int cap = metrics.horizontalAdvance(QString(28, QLatin1Char('x')));
+    int text = 0;
+    for (int i = 0; i < box->count(); ++i) {
+        text = std::max(text, std::min(cap, metrics.horizontalAdvance(box->itemText(i))));
+    }
+    QStyleOptionComboBox option;
+    option.initFrom(box);
+    option.editable = box->isEditable();
+    option.frame = box->hasFrame();
+    constexpr int kLabelInset = 2 * 1 + 2; // the style draws the label 1 px inside each side
+    const QSize room(text + kLabelInset, metrics.height());
+    box->setMinimumWidth(
+        box->style()->sizeFromContents(QStyle::CT_ComboBox, &option, room, box).width());
+}
+
 SettingControl::SettingControl(const Setting& setting, QWidget* widget)
     : QObject(widget)
     , setting_(setting)
@@ -229,6 +247,7 @@ void ChoiceControl::setOffers(const std::vector<Offer>& offers) {
         }
     }
     select(shown_);
+    fitLongestEntry(box());
 }
 
 void ChoiceControl::select(const QVariant& value) {
@@ -250,6 +269,7 @@ void ChoiceControl::select(const QVariant& value) {
         if (file) {
             box()->setItemData(index, text, Qt::ToolTipRole);
         }
+        fitLongestEntry(box());
     }
     box()->setCurrentIndex(index);
 }

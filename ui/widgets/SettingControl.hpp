@@ -41,6 +41,11 @@ protected:
     QWidget* widget_;
 };
 
+// Keeps a list at least as wide as its longest entry needs whole (up to 28 characters; a longer
+// one, such as a file's name, is elided with the whole name in its tooltip), so that a narrow
+// panel puts the label above the field rather than cut the entry.
+void fitLongestEntry(QComboBox* box);
+
 // The configuration panel's control for this setting (by its PanelRow's control kind).
 SettingControl* makeSettingControl(const Setting& setting, QWidget* parent);
 

@@ -4,7 +4,9 @@
 #include "topology/TopologyPresets.hpp"
 #include "training/ScenarioJson.hpp"
 
+#include <QAbstractItemView>
 #include <QComboBox>
+#include <QStyledItemDelegate>
 
 namespace podscope::ui {
 namespace {
@@ -18,6 +20,24 @@ std::pair<std::vector<int>, std::vector<bool>> gridOf(const Scenario& s) {
         return {};
     }
 }
+
+// The popup's entries name the shape; the closed box shows the chip count alone, which fits the
+// panel on a 1024-pixel screen (the shape is in its tooltip and one click away).
+constexpr int kShapeRole = Qt::UserRole + 1;
+
+class ShapeDelegate : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+protected:
+    void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override {
+        QStyledItemDelegate::initStyleOption(option, index);
+        const QString shape = index.data(kShapeRole).toString();
+        if (!shape.isEmpty()) {
+            option->text = shape;
+        }
+    }
+};
 
 QString sliceLabel(const std::string& hardware, std::int64_t chips) {
     const TopologyPreset slice = standardSlice(hardware, chips);
@@ -50,6 +70,7 @@ std::optional<std::int64_t> standardSliceOf(const Scenario& s) {
 
 SliceControl::SliceControl(const Setting& setting, QWidget* parent)
     : SettingControl(setting, new QComboBox(parent)) {
+    box()->setItemDelegate(new ShapeDelegate(box()));
     listSlices(defaultMachineName());
     connect(box(), &QComboBox::currentIndexChanged, this, &SettingControl::edited);
 }
@@ -64,8 +85,14 @@ void SliceControl::listSlices(const std::string& hardware) {
     const QSignalBlocker quiet(box());
     box()->clear();
     for (const std::int64_t chips : standardChipCounts(hardware)) {
-        box()->addItem(sliceLabel(hardware, chips), QVariant::fromValue<qlonglong>(chips));
+        const QString shape = sliceLabel(hardware, chips);
+        box()->addItem(QObject::tr("%1 chips").arg(chips), QVariant::fromValue<qlonglong>(chips));
+        box()->setItemData(box()->count() - 1, shape, kShapeRole);
+        box()->setItemData(box()->count() - 1, shape, Qt::ToolTipRole);
     }
+    // The popup is as wide as its longest entry, not as the box.
+    box()->view()->setMinimumWidth(box()->view()->sizeHintForColumn(0) + 24);
+    fitLongestEntry(box());
     listed_ = hardware;
 }
 
@@ -80,6 +107,7 @@ void SliceControl::show(const Scenario& s) {
     }
     if (const auto chips = standardSliceOf(s)) {
         box()->setCurrentIndex(box()->findData(QVariant::fromValue<qlonglong>(*chips)));
+        box()->setToolTip(box()->currentData(kShapeRole).toString());
         return;
     }
     // Another grid (a file's, or typed in the grid field): an entry of its own.
@@ -88,8 +116,10 @@ void SliceControl::show(const Scenario& s) {
     if (index < 0) {
         box()->addItem(name, QVariant::fromValue<qlonglong>(0));
         index = box()->count() - 1;
+        fitLongestEntry(box());
     }
     box()->setCurrentIndex(index);
+    box()->setToolTip(name);
 }
 
 void SliceControl::apply(Scenario& s) const {

@@ -13,8 +13,9 @@ namespace podscope::ui {
 // names it ("tpu-v3-multipod", or "128x32" with wrap y); nullopt for any other grid.
 std::optional<std::int64_t> standardSliceOf(const Scenario& scenario);
 
-// The standard slices by chip count ("4096 chips (128x32, wrap y)"); another grid is shown as
-// an entry of its own, kept until the user picks a slice.
+// The standard slices by chip count ("4096 chips"; the popup and the tooltip name the shape,
+// "4096 chips (128x32, wrap y)"); another grid is shown as an entry of its own, kept until the
+// user picks a slice.
 class SliceControl : public SettingControl {
     Q_OBJECT
 public:

@@ -63,8 +63,10 @@ TimelinePanel::TimelinePanel(QWidget* parent)
 QSize TimelinePanel::sizeHint() const {
     return {800, neededHeight_};
 }
+// Every track and the axis, the counts a strip: a short window takes the height from the
+// 3-D view and the docks rather than cut the timeline.
 QSize TimelinePanel::minimumSizeHint() const {
-    return {400, 120};
+    return {400, run_ ? std::max(120, compactHeight_) : 120};
 }
 
 void TimelinePanel::setRun(std::shared_ptr<const StepRun> run) {
@@ -162,9 +164,10 @@ void TimelinePanel::layoutRows() {
     axis_ = QRect(left, y, plotWidth, line + 8);
     // Asked for, not forced: a small window (a demo at 1280x720) must not grow for it.
     const int needed = axis_.bottom() + 4 + (kCountsHeight - counts_.height());
-    compactHeight_ = axis_.bottom() + 4 - (counts_.height() - kCountsStrip);
-    if (neededHeight_ != needed) {
+    const int compact = axis_.bottom() + 4 - (counts_.height() - kCountsStrip);
+    if (neededHeight_ != needed || compactHeight_ != compact) {
         neededHeight_ = needed;
+        compactHeight_ = compact;
         updateGeometry();
         emit neededHeightChanged();
     }
@@ -338,13 +341,38 @@ void TimelinePanel::paintCounts(QPainter& painter, QRect area) {
         }
     }
     painter.setPen(qcolor(palette::kText));
-    const int line = fontMetrics().height();
-    painter.drawText(QRect(6, area.top(), kLabelWidth - 10, line), Qt::AlignRight | Qt::AlignTop,
-                     QString::number(run_->timeline.chips));
-    painter.drawText(QRect(6, area.bottom() - line, kLabelWidth - 10, line),
-                     Qt::AlignRight | Qt::AlignBottom, QStringLiteral("0"));
-    painter.drawText(QRect(6, area.top(), kLabelWidth - 10, area.height()),
-                     Qt::AlignLeft | Qt::AlignVCenter, tr("chips"));
+    for (const CountLabel& label : countLabels()) {
+        painter.drawText(label.rect, label.alignment, label.text);
+    }
+}
+
+std::vector<TimelinePanel::CountLabel> TimelinePanel::countLabels() const {
+    if (!run_) {
+        return {};
+    }
+    const QRect area = counts_;
+    const QFontMetrics metrics = fontMetrics();
+    const int line = metrics.height();
+    const QString chips = QString::number(run_->timeline.chips);
+    const QString unit = tr("chips");
+    // Right-aligned numbers and a left-aligned unit share the label column: each its own width.
+    const int right = kLabelWidth - 4;
+    const int numberWidth = metrics.horizontalAdvance(chips) + 2;
+    const auto number = [&](int top, const QString& text) {
+        return CountLabel{QRect(right - numberWidth, top, numberWidth, line),
+                          static_cast<int>(Qt::AlignRight | Qt::AlignVCenter), text};
+    };
+    std::vector<CountLabel> labels;
+    const int middle = area.top() + (area.height() - line) / 2;
+    labels.push_back({QRect(6, middle, metrics.horizontalAdvance(unit) + 2, line),
+                      static_cast<int>(Qt::AlignLeft | Qt::AlignVCenter), unit});
+    if (area.height() >= 2 * line) {
+        labels.push_back(number(area.top(), chips));
+        labels.push_back(number(area.bottom() + 1 - line, QStringLiteral("0")));
+    } else {
+        labels.push_back(number(middle, chips)); // a strip: the full count, level with its top
+    }
+    return labels;
 }
 
 QStringList TimelinePanel::tickLabels() const {

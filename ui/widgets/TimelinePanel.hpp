@@ -47,6 +47,14 @@ public:
     QString countsTitle() const;
     // The axis's tick labels as drawn now (round values with the unit).
     QStringList tickLabels() const;
+    // The chip-count axis's labels as drawn now, where they are drawn (the chips at the top, 0 at
+    // the bottom, "chips" beside them); a strip too short for two lines shows the top alone.
+    struct CountLabel {
+        QRect rect;
+        int alignment;
+        QString text;
+    };
+    std::vector<CountLabel> countLabels() const;
 
     // The least height that shows every track and the time axis, the chip counts a strip.
     int compactHeight() const { return compactHeight_; }
