@@ -32,6 +32,9 @@ CLI::App* addCollectiveCommand(CLI::App& app, CollectiveOptions& o) {
                     "or 16x16x16 (default: the machine's first preset)");
     cmd->add_option("--wrap", o.wrap,
                     "Wrapped dimensions: x, y, xy, xyz, all or none (DIMS default: none)");
+    cmd->add_flag("--twisted", o.twisted,
+                  "A twisted torus (each short dimension's wrap-around lands half-way along the "
+                  "long ones), on the shapes the machine marks twistable such as 4x4x8");
     cmd->add_option("--op", o.op, "all-reduce, reduce-scatter or all-gather")
         ->capture_default_str();
     cmd->add_option("--algorithm", o.algorithm, "ring, bidir-ring, 2d, 2d-dual or flat-ring")
@@ -70,6 +73,9 @@ Topology makeTopology(const CollectiveOptions& o) {
     const std::string topology =
         o.topology ? *o.topology : namedTopologyPresets(hardware.name).front().name;
     TopologySpec spec = resolveTopology(topology, o.wrap, hardware);
+    if (o.twisted) {
+        twistTopology(spec, hardware.name);
+    }
     if (o.linkBwGBps) {
         if (!(*o.linkBwGBps > 0)) {
             throw InputError("link-bw", "must be a positive bandwidth in GB/s");

@@ -14,6 +14,7 @@ struct CollectiveOptions {
     std::optional<std::string> hardware; // default: the default machine
     std::optional<std::string> topology; // default: the machine's first named preset
     std::optional<std::string> wrap;
+    bool twisted = false;
     std::string op = "all-reduce";
     std::string algorithm = "2d";
     std::string bytes = "64MiB";

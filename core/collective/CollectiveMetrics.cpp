@@ -1,6 +1,7 @@
 #include "collective/CollectiveMetrics.hpp"
 
 #include "collective/Schedule.hpp"
+#include "topology/Bisection.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -54,6 +55,11 @@ double bandwidthLowerBound(const Topology& topology, const CollectiveSpec& spec)
         for (int d = 0; d < topology.rank(); ++d) {
             const int size = topology.size(d);
             if (size < 2) {
+                continue;
+            }
+            if (topology.spec().twisted) {
+                // Twisted wrap-around links cross other dimensions' cuts: count the links.
+                bound = std::max(bound, crossing / halfCutBandwidth(topology, d));
                 continue;
             }
             // Cut between coordinates size/2-1 and size/2 and, with wrap-around, between the

@@ -36,9 +36,10 @@ GroupAxis groupAxis(const Topology& topology, const GroupLayout& groups, int dim
                          ? size
                          : paddedTile(topology, groups)[static_cast<std::size_t>(dim)];
     switch (groups.kind) {
-    case GroupLayout::Kind::All: return {size, 1, topology.wraps(dim)};
-    case GroupLayout::Kind::WithinTile: return {tile, 1, topology.wraps(dim) && tile == size};
-    case GroupLayout::Kind::AcrossTiles: return {size / tile, tile, topology.wraps(dim)};
+    // A twisted dimension's lines are not rings (the wrap-around leaves the line): they fold.
+    case GroupLayout::Kind::All: return {size, 1, topology.lineIsRing(dim)};
+    case GroupLayout::Kind::WithinTile: return {tile, 1, topology.lineIsRing(dim) && tile == size};
+    case GroupLayout::Kind::AcrossTiles: return {size / tile, tile, topology.lineIsRing(dim)};
     }
     return {};
 }

@@ -4,6 +4,7 @@
 #include "common/Limits.hpp"
 #include "common/Units.hpp"
 #include "resources/BundledResources.hpp"
+#include "topology/Topology.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -350,6 +351,9 @@ Machine parseMachine(std::string_view text, const std::string& origin) {
     }
     const json& slices = r.section("slices");
     m.slicesSource = r.text(slices, "source", "slices.source");
+    if (slices.contains("twist")) {
+        m.twistSource = r.text(slices, "twist", "slices.twist");
+    }
     if (!slices.contains("list") || !slices.at("list").is_array() || slices.at("list").empty()) {
         r.fail("slices.list", "missing, or not a non-empty array");
     }
@@ -361,12 +365,35 @@ Machine parseMachine(std::string_view text, const std::string& origin) {
                                        " dimensions; the pod has " +
                                        std::to_string(m.podDims.size()));
         }
+        if (const auto t = slices.at("list")[i].find("twistable");
+            t != slices.at("list")[i].end()) {
+            if (!t->is_boolean()) {
+                r.fail(path + ".twistable", "expected true or false");
+            }
+            s.twistable = t->get<bool>();
+            if (s.twistable && !isTwistableShape(s.dims, s.wrap)) {
+                r.fail(path + ".twistable",
+                       "a twisted torus needs every dimension wrapped and extents K and 2K only");
+            }
+            if (s.twistable && !slices.contains("twist")) {
+                r.fail("slices.twist", "missing: twistable slices need the twist rule's source");
+            }
+        }
         if (!m.slices.empty() && s.chips <= m.slices.back().chips) {
             r.fail(path + ".chips", "slices must be listed by ascending chip count");
         }
         m.slices.push_back(std::move(s));
     }
     return m;
+}
+
+const MachineSlice* Machine::twistableSlice(const std::vector<int>& dims) const {
+    for (const MachineSlice& s : slices) {
+        if (s.twistable && s.dims == dims) {
+            return &s;
+        }
+    }
+    return nullptr;
 }
 
 std::vector<std::string> machineNames() {

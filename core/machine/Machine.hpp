@@ -14,6 +14,7 @@ struct MachineSlice {
     std::int64_t chips = 0;
     std::vector<int> dims;
     std::vector<bool> wrap;
+    bool twistable = false; // may be built as a twisted torus (Machine::twistSource says how)
     std::string description;
 };
 
@@ -74,6 +75,7 @@ struct Machine {
     std::vector<MachineSlice> named;
     std::vector<MachineSlice> slices; // ascending chip counts
     std::string slicesSource;         // where the shapes and their wrap-around come from
+    std::string twistSource;          // the twist rule and its source; empty: no twisted tori
 
     std::vector<MachineFact> facts;
 
@@ -81,6 +83,8 @@ struct Machine {
     int devicesPerChip() const { return megacore ? 1 : tensorcoresPerChip; }
     int tensorcoresPerDevice() const { return megacore ? tensorcoresPerChip : 1; }
     std::int64_t podChips() const;
+    // The listed slice with these dims that may be twisted, or null.
+    const MachineSlice* twistableSlice(const std::vector<int>& dims) const;
 };
 
 // Parses and validates a machine description. Throws InputError naming `origin` and the key

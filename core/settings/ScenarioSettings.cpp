@@ -282,6 +282,19 @@ std::vector<Setting> buildTable() {
                  }
                  setOptional(s.wrap, v);
              }},
+        {.key = "twisted",
+         .type = T::Switch,
+         .description = "A twisted torus: each short dimension's wrap-around lands half-way along "
+                        "the long ones (on the shapes the machine marks twistable, such as 4x4x8)",
+         .flag = "twisted",
+         .example = "on",
+         .panel = {.group = "topology",
+                   .label = "Twisted torus",
+                   .control = C::Check,
+                   .details = "Only where the machine offers it (podscope-cli machines --json: "
+                              "twistable slices)"},
+         .read = [](const Scenario& s) { return json(s.twisted); },
+         .write = [](Scenario& s, const json& v) { s.twisted = v.get<bool>(); }},
         {.key = "link_bandwidth_GBps",
          .type = T::Number,
          .unit = "GB/s",

@@ -3,6 +3,7 @@
 #include "common/InputError.hpp"
 #include "common/Limits.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace podscope {
@@ -14,7 +15,8 @@ const char* dimLetter(std::size_t dim) {
 }
 
 // Pads or trims a per-dimension block to `rank` entries; missing entries take `fill`.
-std::vector<int> fitBlock(const std::vector<int>& block, const std::vector<int>& dims, bool fillWithDim) {
+std::vector<int> fitBlock(const std::vector<int>& block, const std::vector<int>& dims,
+                          bool fillWithDim) {
     std::vector<int> out(dims.size());
     for (std::size_t d = 0; d < dims.size(); ++d) {
         out[d] = d < block.size() ? block[d] : (fillWithDim ? dims[d] : 1);
@@ -22,9 +24,31 @@ std::vector<int> fitBlock(const std::vector<int>& block, const std::vector<int>&
     return out;
 }
 
-int blocksAlong(int dim, int block) { return (dim + block - 1) / block; }
+int blocksAlong(int dim, int block) {
+    return (dim + block - 1) / block;
+}
 
 } // namespace
+
+bool isTwistableShape(const std::vector<int>& dims, const std::vector<bool>& wrap) {
+    if (dims.size() < 2 || wrap.size() != dims.size()) {
+        return false;
+    }
+    int shortest = dims[0];
+    for (const int d : dims) {
+        shortest = d < shortest ? d : shortest;
+    }
+    bool hasShort = false;
+    bool hasLong = false;
+    for (std::size_t d = 0; d < dims.size(); ++d) {
+        if (!wrap[d] || (dims[d] != shortest && dims[d] != 2 * shortest)) {
+            return false;
+        }
+        hasShort = hasShort || dims[d] == shortest;
+        hasLong = hasLong || dims[d] == 2 * shortest;
+    }
+    return hasShort && hasLong && shortest >= 2;
+}
 
 Topology::Topology(TopologySpec spec)
     : spec_(std::move(spec)) {
@@ -95,6 +119,28 @@ Topology::Topology(TopologySpec spec)
         hostCount_ *= blocksAlong(dims[d], spec_.hostBlock[d]);
         podCount_ *= blocksAlong(dims[d], spec_.podDims[d]);
     }
+    const auto rankSize = dims.size();
+    twisted_.assign(rankSize, false);
+    twistShift_.assign(rankSize * rankSize, 0);
+    if (spec_.twisted) {
+        if (!isTwistableShape(dims, spec_.wrap)) {
+            throw InputError("twisted", "a twisted torus needs every dimension wrapped and extents "
+                                        "K and 2K only (such as 4x4x8 or 4x8x8), got " +
+                                            dimsText() + " wrap " + wrapText());
+        }
+        const int shortest = *std::min_element(dims.begin(), dims.end());
+        for (std::size_t d = 0; d < rankSize; ++d) {
+            if (dims[d] != shortest) {
+                continue;
+            }
+            twisted_[d] = true;
+            for (std::size_t e = 0; e < rankSize; ++e) {
+                if (dims[e] == 2 * shortest) {
+                    twistShift_[d * rankSize + e] = shortest;
+                }
+            }
+        }
+    }
     linkCount_ = 0;
     for (std::size_t d = 0; d < dims.size(); ++d) {
         const std::int64_t perLine = wraps_[d] ? dims[d] : dims[d] - 1;
@@ -114,13 +160,31 @@ ChipId Topology::offset(ChipId chip, int dim, int steps) const {
     const int n = size(dim);
     const int c = coord(chip, dim);
     int target = c + steps;
-    if (target < 0 || target >= n) {
-        if (!wraps(dim)) {
-            return -1;
-        }
-        target = ((target % n) + n) % n;
+    if (target >= 0 && target < n) {
+        return static_cast<ChipId>(chip + (target - c) * strides_[static_cast<std::size_t>(dim)]);
     }
-    return static_cast<ChipId>(chip + (target - c) * strides_[static_cast<std::size_t>(dim)]);
+    if (!wraps(dim)) {
+        return -1;
+    }
+    // Times round the ring (negative going minus), each crossing adding the twist.
+    const int laps = target >= 0 ? target / n : -((-target + n - 1) / n);
+    target -= laps * n;
+    std::int64_t id =
+        chip + static_cast<std::int64_t>(target - c) * strides_[static_cast<std::size_t>(dim)];
+    if (twisted(dim)) {
+        for (int e = 0; e < rank(); ++e) {
+            const int shift = twistShift(dim, e);
+            if (shift == 0) {
+                continue;
+            }
+            const int m = size(e);
+            const int from = coord(chip, e);
+            const int to =
+                static_cast<int>((((from + static_cast<std::int64_t>(laps) * shift) % m) + m) % m);
+            id += static_cast<std::int64_t>(to - from) * strides_[static_cast<std::size_t>(e)];
+        }
+    }
+    return static_cast<ChipId>(id);
 }
 
 ChipId Topology::neighbour(ChipId chip, int dim, Direction dir) const {
@@ -139,6 +203,11 @@ ChipId Topology::linkTarget(LinkId link) const {
 }
 
 bool Topology::linkCrossesPods(LinkId link) const {
+    if (spec_.twisted) {
+        // A twisted wrap-around also moves along the long dimensions.
+        const ChipId target = linkTarget(link);
+        return target >= 0 && podOf(linkSource(link)) != podOf(target);
+    }
     // Pods are blocks, so only the coordinate along the link's dimension matters.
     const int dim = linkDim(link);
     const int n = size(dim);
@@ -181,9 +250,13 @@ int Topology::blockOf(ChipId chip, const std::vector<int>& block) const {
     return id;
 }
 
-int Topology::hostOf(ChipId chip) const { return blockOf(chip, spec_.hostBlock); }
+int Topology::hostOf(ChipId chip) const {
+    return blockOf(chip, spec_.hostBlock);
+}
 
-int Topology::podOf(ChipId chip) const { return blockOf(chip, spec_.podDims); }
+int Topology::podOf(ChipId chip) const {
+    return blockOf(chip, spec_.podDims);
+}
 
 std::string Topology::dimsText() const {
     // Appended piece by piece: GCC 12 at -O3 reports a false -Wrestrict on
@@ -205,7 +278,10 @@ std::string Topology::wrapText() const {
             text += dimLetter(d);
         }
     }
-    return text.empty() ? "none" : text;
+    if (text.empty()) {
+        return "none";
+    }
+    return spec_.twisted ? text + " twisted" : text;
 }
 
 } // namespace podscope

@@ -4,6 +4,7 @@
 #include "common/Limits.hpp"
 #include "machine/Machine.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 namespace podscope {
@@ -149,6 +150,33 @@ TopologySpec resolveTopology(const std::string& topology, const std::optional<st
         spec.wrap = parseWrap(*wrap, static_cast<int>(spec.dims.size()));
     }
     return spec;
+}
+
+void twistTopology(TopologySpec& spec, const std::string& hardware) {
+    const Machine& machine = bundledMachine(hardware);
+    if (machine.twistableSlice(spec.dims) != nullptr &&
+        std::all_of(spec.wrap.begin(), spec.wrap.end(), [](bool w) { return w; })) {
+        spec.twisted = true;
+        return;
+    }
+    std::string offered;
+    for (const MachineSlice& s : machine.slices) {
+        if (s.twistable) {
+            offered += (offered.empty() ? "" : ", ");
+            for (std::size_t d = 0; d < s.dims.size(); ++d) {
+                offered += (d > 0 ? "x" : "") + std::to_string(s.dims[d]);
+            }
+        }
+    }
+    std::string shape;
+    for (std::size_t d = 0; d < spec.dims.size(); ++d) {
+        shape += (d > 0 ? "x" : "") + std::to_string(spec.dims[d]);
+    }
+    throw InputError("twisted",
+                     hardware + " offers no twisted " + shape +
+                         (offered.empty()
+                              ? " (it offers no twisted tori)"
+                              : " with every dimension wrapped (twisted: " + offered + ")"));
 }
 
 } // namespace podscope

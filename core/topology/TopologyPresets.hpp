@@ -35,4 +35,8 @@ std::vector<bool> parseWrap(const std::string& text, int rank, const std::string
 TopologySpec resolveTopology(const std::string& topology, const std::optional<std::string>& wrap,
                              const Hardware& hardware);
 
+// Makes the spec a twisted torus; InputError("twisted") listing the shapes the machine offers
+// twisted when its file does not mark this shape twistable.
+void twistTopology(TopologySpec& spec, const std::string& hardware);
+
 } // namespace podscope

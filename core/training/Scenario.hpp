@@ -42,6 +42,7 @@ struct Scenario {
     std::string hardware = defaultMachineName();
     std::string topology;                        // preset name or DIMS
     std::optional<std::string> wrap;             // for DIMS
+    bool twisted = false;                        // a twisted torus, where the machine offers one
     std::optional<double> linkBandwidthGBps;     // what-if; default: the hardware's
     std::optional<double> linkLatencyUs;         // per hop; default: the hardware's
     std::optional<double> crossPodBandwidthGBps; // links between pods; default: as the others

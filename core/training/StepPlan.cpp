@@ -331,6 +331,9 @@ void checkMemory(const StepPlan& p, const Scenario& s, const CoreCalibration* ca
 Topology scenarioTopology(const Scenario& s) {
     TopologySpec spec =
         resolveTopology(s.topology, s.wrap, cachedResource<Hardware>(s.hardware, loadHardware));
+    if (s.twisted) {
+        twistTopology(spec, s.hardware);
+    }
     if (s.linkBandwidthGBps) {
         if (!(*s.linkBandwidthGBps > 0)) {
             throw InputError("link_bandwidth_GBps", "must be positive");
