@@ -144,12 +144,12 @@ struct PartsClaim {
 
 // The tolerances docs/training-model.md section 14 states (every bundled profile, none left
 // out). The issue's target is {0.10, 15, 2} for each; the ones above it are the misses the docs
-// list: SSD's compute (-12 % since issue 19's review refit), the HBM-bound share of ResNet, SSD,
-// Mask R-CNN and GNMT, the kernels of BERT, SSD, Mask R-CNN and GNMT, and Mask R-CNN's RoIAlign
-// (compute -49 %).
+// list: the compute of SSD (-12 %) and Mask R-CNN (-20 %: its RoIAlign einsums stream slower on
+// the TPU than modelled), the HBM-bound share of ResNet, SSD, Mask R-CNN and GNMT, and the
+// kernels of BERT, SSD, Mask R-CNN and GNMT.
 constexpr PartsClaim kPartsClaims[] = {
-    {"resnet", 0.10, 33, 2}, {"bert", 0.10, 15, 2.2},     {"transformer", 0.10, 15, 2},
-    {"ssd", 0.13, 41, 2.7},  {"maskrcnn", 0.20, 48, 5.7}, {"gnmt", 0.10, 30, 6},
+    {"resnet", 0.10, 24, 2}, {"bert", 0.10, 15, 2.2},     {"transformer", 0.10, 15, 2},
+    {"ssd", 0.13, 40, 2.7},  {"maskrcnn", 0.20, 48, 5.7}, {"gnmt", 0.10, 28, 5.9},
 };
 
 // The bundled summaries of Google's profiles beside PodScope at the profiled configurations.
