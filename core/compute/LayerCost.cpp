@@ -269,6 +269,48 @@ void lowerRecurrent(const Layer& l, double b, const CoreModel& core, LayerCost& 
     c.workspaceBytes = weightBytes + b * (k + n) * a;
 }
 
+// RoIAlign on one feature level as the TPU reference code runs it (Mask R-CNN's
+// multilevel_crop_and_resize, two_step_gather_per_level): the bilinear sampling weights of each
+// RoI's output rows and columns as one-hot rows over the map's rows and columns, and two einsums
+// in place of gathers. 'bhwf,bnyh->bnywf' contracts the map's rows, [rois x k, h] x [h, w c] per
+// image, into an intermediate of k rows x the whole width per RoI; 'bnywf,bnxw->bnyxf' contracts
+// the width, [k, w] x [w, c] per RoI and output row, and adds the level's share (masked by the
+// RoI's level) into the output. Every RoI is computed on every level, so the work is dense in the
+// map's size. The boxes carry no gradient: the backward pass is the two transposed einsums that
+// take the output gradient back to the map.
+void lowerCropResize(const Layer& l, double b, const LayerSplit& s, const CoreModel& core,
+                     LayerCost& c) {
+    const LoweringRules& r = loweringRules();
+    const double a = r.activationBytes;
+    const double rois = itemsOnCore(l, l.rows, s);
+    const double cells = l.k, h = l.h, w = l.w, ch = l.cin;
+    const double mapBytes = b * h * w * ch * a;
+    const double middleBytes = b * rois * cells * w * ch * a; // [b, rois, k, w, c]
+    const double outElements = b * rois * cells * cells * ch;
+    const double weightElements = b * rois * cells * (h + w);
+    // Each weight sums 2 x samples bilinear neighbours: a compare, a select and a multiply-add.
+    const double neighbours = 2 * l.samples;
+    c.forward.add(vectorKernel(weightElements * a, 3 * neighbours * weightElements, 0), core);
+    KernelWork rowsPass = matmul(rois * cells, h, w * ch, b, core);
+    rowsPass.hbmBytes = mapBytes + b * rois * cells * h * a + middleBytes;
+    c.forward.add(rowsPass, core);
+    KernelWork columnsPass = matmul(cells, w, ch, b * rois * cells, core);
+    // The level mask and the sum over levels fuse into the epilogue: the output read and written.
+    columnsPass.hbmBytes = middleBytes + b * rois * cells * w * a + 2 * outElements * a;
+    columnsPass.vpuOps = 2 * outElements;
+    c.forward.add(columnsPass, core);
+
+    KernelWork columnsBack = matmul(w, cells, ch, b * rois * cells, core);
+    columnsBack.hbmBytes = outElements * a + b * rois * cells * w * a + middleBytes;
+    c.backward.add(columnsBack, core);
+    KernelWork rowsBack = matmul(h, rois * cells, w * ch, b, core);
+    // The map's gradient adds to what its other consumers sent back: read and written.
+    rowsBack.hbmBytes = middleBytes + b * rois * cells * h * a + 2 * mapBytes;
+    c.backward.add(rowsBack, core);
+    c.savedBytes = weightElements * a; // the einsums are linear in the map: only the weights
+    c.workspaceBytes = mapBytes + middleBytes;
+}
+
 } // namespace
 
 LayerSplit layerSplit(ModelParallelKind kind, int degree, int coresPerChip) {
@@ -314,6 +356,9 @@ LayerCost lowerLayer(const Layer& l, double b, const LayerSplit& s, const CoreMo
         break;
     case LayerType::Recurrent:
         lowerRecurrent(l, b, core, c);
+        break;
+    case LayerType::CropResize:
+        lowerCropResize(l, b, s, core, c);
         break;
     case LayerType::Embedding: {
         const double rows = b * l.rows;

@@ -17,6 +17,7 @@ ProfileCategory layerCategory(LayerType type) {
     case LayerType::Dense:
     case LayerType::Attention:
     case LayerType::Recurrent:
+    case LayerType::CropResize: // its one-hot einsums run on the MXU
         return ProfileCategory::Matmul;
     case LayerType::Embedding:
         return ProfileCategory::GatherScatter;

@@ -145,7 +145,8 @@ Layer readLayer(LayerReader& r) {
                                      {"norm", LayerType::Norm},
                                      {"pool", LayerType::Pool},
                                      {"elementwise", LayerType::Elementwise},
-                                     {"loss", LayerType::Loss}});
+                                     {"loss", LayerType::Loss},
+                                     {"crop_resize", LayerType::CropResize}});
     r.type = l.type;
     l.activation = parseChoice<Activation>(r, "act", "none",
                                            {{"none", Activation::None},
@@ -226,6 +227,15 @@ Layer readLayer(LayerReader& r) {
     case LayerType::Loss:
         l.rows = r.number("rows");
         l.classes = r.number("classes");
+        break;
+    case LayerType::CropResize:
+        l.h = r.number("h");
+        l.w = r.number("w");
+        l.cin = r.number("c");
+        l.cout = l.cin;
+        l.rows = r.number("rois");
+        l.k = r.whole("size", 1);
+        l.samples = r.numberOr("samples", 1);
         break;
     }
     return l;
@@ -474,6 +484,8 @@ std::string toString(LayerType type) {
         return "elementwise";
     case LayerType::Loss:
         return "loss";
+    case LayerType::CropResize:
+        return "crop_resize";
     }
     return "?";
 }

@@ -18,7 +18,8 @@ enum class LayerType {
     Norm,
     Pool,
     Elementwise,
-    Loss
+    Loss,
+    CropResize
 };
 enum class Activation { None, Relu, Gelu, Tanh };
 enum class BatchNormKind { None, Batch, Frozen };
@@ -54,6 +55,9 @@ struct Layer {
     // elementwise: elements, vector ops and transcendentals per element, HBM passes.
     double elements = 0, ops = 0, eup = 0, passes = 0;
     bool backward = true;
+    // crop_resize (RoIAlign on one feature level): the map h x w with cin channels, `rows` RoIs
+    // per example, each resampled to k x k cells from `samples` x `samples` points per cell.
+    double samples = 1;
     double classes = 0; // loss
     bool rms = false;   // norm: RMSNorm (a scale, no shift) rather than LayerNorm
     TensorSplit split = TensorSplit::None;

@@ -23,6 +23,8 @@ Layer fields (all counts per example):
   embedding   vocab, dim, rows (lookups), tied (shares the weights of an earlier layer)
   norm        rows, dim (layer normalisation)
   pool        h, w (output), c, k, stride (the input is stride x the output per side)
+  crop_resize h, w (the feature map), c, rois, size (output cells per side), samples (per
+              cell and axis): RoIAlign on one level as one-hot einsums
   elementwise elements, ops (vector ops per element), eup (transcendentals per element),
               passes (HBM reads + writes of the tensor), backward (bool)
   loss        rows, classes: softmax cross-entropy
@@ -456,6 +458,18 @@ def ssd():
 # every level, 512 sampled RoIs per image (box head), 128 foreground RoIs (mask head); the RoI
 # heads are split over the partitions by RoI (xla_sharding.split in the box head).
 
+# RoIAlign as the TPU code runs it (mask_rcnn_architecture.py `multilevel_crop_and_resize`,
+# `two_step_gather_per_level`; the profile's `multilevel_crop_and_resize/einsum` ops, e.g.
+# bf16[4,336,256,512,7] from [4,208,336,256] x [4,512,7,208]): on every RoI level, P2-P5 (the
+# profile's einsums do 2.173 TFLOP per step at 4 images per core; P2-P5 give 2.173, with P6
+# 2.184), every RoI's sampling weights as one-hot rows over the map, two einsums, the level's
+# share masked into the sum; sampling_ratio 2 points per cell and axis.
+def roi_align(group, sizes, rois, cells):
+    return [{"name": f"{group}.roi_align{level}", "group": group, "type": "crop_resize",
+             "h": sizes[level][0], "w": sizes[level][1], "c": 256, "rois": rois,
+             "size": cells, "samples": 2, "spatial": "rois"} for level in (2, 3, 4, 5)]
+
+
 def maskrcnn():
     H, W = 832, 1344
     layers = [conv("conv0", "backbone.stem", H // 2, W // 2, 12, 64, 4, bn="frozen", fold=True),
@@ -505,18 +519,17 @@ def maskrcnn():
         elementwise("proposals.nms", "proposals", 5 * 2000 * 2000 // 2, 20, passes=0,
                     backward=False),
         elementwise("roi.targets", "proposals", 2000 * 100, 20, passes=1, backward=False),
-        # RoIAlign: bilinear samples of 2x2 points per output cell, four reads each.
-        elementwise("box_head.roi_align", "box_head", rois * 7 * 7 * 256, 16, passes=5,
-                    spatial="rois"),
+    ]
+    layers += roi_align("box_head", sizes, rois, 7)
+    layers += [
         dense("box_head.fc6", "box_head", rois, 7 * 7 * 256, 1024, act="relu", spatial="rois"),
         dense("box_head.fc7", "box_head", rois, 1024, 1024, act="relu", spatial="rois"),
         dense("box_head.class", "box_head", rois, 1024, classes, spatial="rois"),
         dense("box_head.box", "box_head", rois, 1024, 4 * classes, spatial="rois"),
         {"name": "box_head.loss", "group": "box_head", "type": "loss", "rows": rois,
          "classes": classes},
-        elementwise("mask_head.roi_align", "mask_head", fg * 14 * 14 * 256, 16, passes=5,
-                    spatial="rois"),
     ]
+    layers += roi_align("mask_head", sizes, fg, 14)
     for i in range(1, 5):
         layers.append(conv(f"mask_head.conv{i}", "mask_head", 14, 14, 256, 256, 3, bn="none",
                            bias=True, count=fg, spatial="rois"))

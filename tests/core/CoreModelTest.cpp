@@ -138,6 +138,37 @@ TEST(LayerCost, MaxPoolReadsItsStridedInputAndScattersItsGradient) {
     EXPECT_DOUBLE_EQ(cost.savedBytes, 4 * out);
 }
 
+// RoIAlign as the TPU code runs it: two einsums per level, 'bhwf,bnyh->bnywf' (2 b n k h w c
+// FLOPs) and 'bnywf,bnxw->bnyxf' (2 b n k k w c), whatever the RoIs' sizes; the backward pass is
+// the two transposed einsums (the boxes take no gradient), so it does the same work. The
+// intermediate [b, n, k, w, c] goes through HBM both ways in each pass.
+TEST(LayerCost, CropResizeIsDenseEinsumsOverTheWholeMap) {
+    const CoreModel c = core();
+    Layer roi;
+    roi.type = LayerType::CropResize;
+    roi.h = 208;
+    roi.w = 336;
+    roi.cin = roi.cout = 256;
+    roi.rows = 512;
+    roi.k = 7;
+    roi.samples = 2;
+    roi.spatial = SpatialRole::Rois;
+    const LayerCost cost = lowerLayer(roi, 4, layerSplit(ModelParallelKind::None, 1, 2), c, true);
+    const double einsums = 2.0 * 4 * 512 * 7 * 256 * (208 * 336 + 7 * 336);
+    EXPECT_DOUBLE_EQ(cost.forward.work.flops, einsums);
+    EXPECT_DOUBLE_EQ(cost.backward.work.flops, einsums);
+    // The profile's intermediate bf16[4,336,256,512,7]: 2.47 GB, written and read once per pass.
+    const double middle = 4.0 * 336 * 256 * 512 * 7 * 2;
+    EXPECT_GT(cost.forward.work.hbmBytes, 2 * middle);
+    EXPECT_GT(cost.backward.work.hbmBytes, 2 * middle);
+    EXPECT_LT(cost.forward.work.hbmBytes, 2.2 * middle);
+    EXPECT_EQ(cost.parameters, 0);
+    // Split by RoI over 4 partitions, a core computes a quarter of the RoIs on the whole map.
+    const LayerCost split =
+        lowerLayer(roi, 4, layerSplit(ModelParallelKind::Spatial, 4, 2), c, true);
+    EXPECT_DOUBLE_EQ(split.forward.work.flops, einsums / 4);
+}
+
 // The finding of the review: the halo a partition swaps is a border of the feature map, set by
 // the kernel, the width and the channels; it does not shrink with the number of partitions.
 TEST(LayerCost, SpatialHaloIsTheBorderNotDividedByTheDegree) {

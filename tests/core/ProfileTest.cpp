@@ -3,9 +3,11 @@
 // trip, and the comparison on the bundled summaries of Google's TPU-v3 profiles.
 #include "cli/CliRunner.hpp"
 #include "common/InputError.hpp"
+#include "compute/LayerCost.hpp"
 #include "profile/OpTable.hpp"
 #include "profile/ProfileFile.hpp"
 #include "training/StepModel.hpp"
+#include "workload/Workload.hpp"
 
 #include <cmath>
 #include <fstream>
@@ -142,12 +144,12 @@ struct PartsClaim {
 
 // The tolerances docs/training-model.md section 14 states (every bundled profile, none left
 // out). The issue's target is {0.10, 15, 2} for each; the ones above it are the misses the docs
-// list: SSD's compute (-12 % since issue 19's review refit), the HBM-bound share of ResNet, SSD,
-// Mask R-CNN and GNMT, the kernels of BERT, SSD, Mask R-CNN and GNMT, and Mask R-CNN's RoIAlign
-// (compute -49 %).
+// list: the compute of SSD (-12 %) and Mask R-CNN (-20 %: its RoIAlign einsums stream slower on
+// the TPU than modelled), the HBM-bound share of ResNet, SSD, Mask R-CNN and GNMT, and the
+// kernels of BERT, SSD, Mask R-CNN and GNMT.
 constexpr PartsClaim kPartsClaims[] = {
-    {"resnet", 0.10, 33, 2}, {"bert", 0.10, 15, 2.2},     {"transformer", 0.10, 15, 2},
-    {"ssd", 0.13, 41, 2.7},  {"maskrcnn", 0.50, 45, 6.5}, {"gnmt", 0.10, 30, 6},
+    {"resnet", 0.10, 24, 2}, {"bert", 0.10, 15, 2.2},     {"transformer", 0.10, 15, 2},
+    {"ssd", 0.13, 40, 2.7},  {"maskrcnn", 0.20, 48, 5.7}, {"gnmt", 0.10, 28, 5.9},
 };
 
 // The bundled summaries of Google's profiles beside PodScope at the profiled configurations.
@@ -206,13 +208,35 @@ INSTANTIATE_TEST_SUITE_P(Paragraph, BundledProfile,
 TEST(BundledProfiles, MatmulFlopsAgreeWhereTheLayersAreTheSame) {
     // The same network does the same matmul work: an independent check that the profiled
     // configuration is the one PodScope costs (per-core batch, sequence length, buckets). BERT
-    // (XLA's recompute) and Mask R-CNN (RoIAlign as einsums) do more on the TPU than the model.
-    for (const std::string name : {"resnet", "transformer", "ssd", "gnmt"}) {
+    // (XLA's recompute) does more on the TPU than the model.
+    for (const std::string name : {"resnet", "transformer", "ssd", "maskrcnn", "gnmt"}) {
         const ProfileFile f = bundledProfile(name);
         const PodScopeProfile ps = podscopeProfile(f.configurations);
         const double measured = f.measured.part(ProfileCategory::Matmul).flops;
         EXPECT_NEAR(ps.part(ProfileCategory::Matmul).flops / measured, 1.0, 0.10) << name;
     }
+}
+
+// Mask R-CNN's RoIAlign as the TPU code runs it (one-hot einsums over every RoI level): the
+// profile's multilevel_crop_and_resize einsums and their unnamed backward do 2.173 TFLOP of MXU
+// work per step at 4 images per core (../shared/reference/paragraph/details.json,
+// roialign_mxu_TFLOP_per_step); as a gather it was 0.
+TEST(BundledProfiles, RoiAlignDoesTheEinsumWorkTheProfileMeasures) {
+    const Workload w = loadWorkload("maskrcnn");
+    const LayerGraph g = bindLayerGraph(w.graph, {});
+    const CoreModel core = loadCoreModel("tpu-v3");
+    double flops = 0;
+    int layers = 0;
+    for (const Layer& l : g.layers) {
+        if (l.type == LayerType::CropResize) {
+            const LayerCost c =
+                lowerLayer(l, 4, layerSplit(ModelParallelKind::None, 1, 2), core, true);
+            flops += c.forward.work.flops + c.backward.work.flops;
+            ++layers;
+        }
+    }
+    EXPECT_EQ(layers, 8); // box and mask heads on P2-P5
+    EXPECT_NEAR(flops / 2.173e12, 1.0, 0.01);
 }
 
 // Issue 19's done-when, part by part, at each profiled configuration: the compute of a step
