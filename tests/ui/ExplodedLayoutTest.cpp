@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 #include <gtest/gtest.h>
+#include <vector>
 
 namespace podscope::ui {
 namespace {
@@ -136,6 +137,48 @@ TEST(ExplodedLayout, WrapAroundLinksAreExactlyThoseOfWrappedDimensions) {
                     EXPECT_GT(points, 2) << "link " << link;
                 }
             }
+        }
+    }
+}
+
+// Every link of each kind is drawn, counted against the closed forms of the shape: along a
+// dimension of n chips cut into blocks of e, each of the N / n lines has n / e * (e - 1) links
+// inside blocks, n / e - 1 between blocks and, wrapped, one wrap-around; both directions drawn.
+// At 16x16x16 the links leaving a 4x4x4 cube are 64 cubes x 6 faces x 16 = 6144 directed links,
+// the pod's 6,144 optical links (arXiv 2304.01433, one per cube-face port).
+TEST(ExplodedLayout, LinksOfEachKindMatchTheShapesClosedForms) {
+    struct Shape {
+        std::vector<int> dims;
+        std::vector<bool> wraps;
+        std::vector<int> blockEdges;
+    };
+    for (const Shape& shape : {Shape{{16, 16, 16}, {true, true, true}, {4, 4, 4}},
+                               Shape{{8, 12, 16}, {true, false, true}, {4, 4, 4}},
+                               Shape{{4, 4, 8}, {false, false, true}, {4, 4, 4}},
+                               Shape{{6, 4, 9}, {false, true, false}, {3, 4, 3}}}) {
+        const Topology topology = grid(shape.dims, shape.wraps);
+        SCOPED_TRACE(topology.dimsText());
+        const SceneGeometry scene = buildScene(topology, LayoutKind::Torus);
+        std::array<std::int64_t, 3> counted{};
+        for (LinkKind kind : scene.linkKinds) {
+            ++counted[static_cast<std::size_t>(kind)];
+        }
+        std::int64_t inBlock = 0;
+        std::int64_t between = 0;
+        std::int64_t wrap = 0;
+        const std::int64_t chips = topology.chipCount();
+        for (std::size_t d = 0; d < shape.dims.size(); ++d) {
+            const std::int64_t lines = chips / shape.dims[d];
+            const std::int64_t blocks = shape.dims[d] / shape.blockEdges[d];
+            inBlock += 2 * lines * blocks * (shape.blockEdges[d] - 1);
+            between += 2 * lines * (blocks - 1);
+            wrap += shape.wraps[d] ? 2 * lines : 0;
+        }
+        EXPECT_EQ(counted[static_cast<std::size_t>(LinkKind::InBlock)], inBlock);
+        EXPECT_EQ(counted[static_cast<std::size_t>(LinkKind::BetweenBlocks)], between);
+        EXPECT_EQ(counted[static_cast<std::size_t>(LinkKind::WrapAround)], wrap);
+        if (topology.chipCount() == 4096) {
+            EXPECT_EQ(between + wrap, 64 * 6 * 16);
         }
     }
 }

@@ -39,6 +39,8 @@ namespace {
 
 constexpr unsigned char kNeutralChip[3] = {150, 156, 166};
 constexpr unsigned char kNeutralLink[3] = {70, 76, 90};
+// Dashes of a straight link leaving its block (its arcs: every other segment).
+constexpr int kStraightDashes = 3;
 
 vtkSmartPointer<vtkUnsignedCharArray> colorArray(vtkIdType count, const unsigned char rgb[3]) {
     auto colors = vtkSmartPointer<vtkUnsignedCharArray>::New();
@@ -49,18 +51,6 @@ vtkSmartPointer<vtkUnsignedCharArray> colorArray(vtkIdType count, const unsigned
         colors->SetTypedTuple(i, rgb);
     }
     return colors;
-}
-
-void fillColors(vtkUnsignedCharArray* array, const std::vector<Rgb>& colors) {
-    const vtkIdType count =
-        std::min<vtkIdType>(array->GetNumberOfTuples(), static_cast<vtkIdType>(colors.size()));
-    unsigned char* out = array->GetPointer(0);
-    for (vtkIdType i = 0; i < count; ++i) {
-        out[3 * i] = colors[static_cast<std::size_t>(i)].r;
-        out[3 * i + 1] = colors[static_cast<std::size_t>(i)].g;
-        out[3 * i + 2] = colors[static_cast<std::size_t>(i)].b;
-    }
-    array->Modified();
 }
 
 constexpr int kCubeCorners = 8;
@@ -137,6 +127,9 @@ struct VtkView::Impl {
     vtkNew<vtkPolyDataMapper> linkMapper;
     vtkNew<vtkActor> linkActor;
     vtkSmartPointer<vtkUnsignedCharArray> linkColors;
+    // Links leaving a block (between blocks, wrap-around: the optical ones where a machine
+    // joins cubes by switches) are drawn dashed, several cells each: the link of every cell.
+    std::vector<std::int32_t> linkOfCell;
 
     // Multislice: the data-centre network between the slices, one colour for all.
     vtkNew<vtkPolyData> dcnLinks;
@@ -430,12 +423,42 @@ void VtkView::setScene(const SceneGeometry& scene) {
         linkPoints->SetPoint(static_cast<vtkIdType>(i), p.x, p.y, p.z);
     }
     vtkNew<vtkCellArray> lines;
+    d.linkOfCell.clear();
+    d.linkOfCell.reserve(scene.links.size());
     for (std::size_t l = 0; l < scene.links.size(); ++l) {
         const auto begin = scene.linkPointBegin[l];
         const auto end = scene.linkPointBegin[l + 1];
-        lines->InsertNextCell(end - begin);
-        for (auto p = begin; p < end; ++p) {
-            lines->InsertCellPoint(p);
+        const bool dashed = l < scene.linkKinds.size() && scene.linkKinds[l] != LinkKind::InBlock;
+        if (!dashed) {
+            lines->InsertNextCell(end - begin);
+            for (auto p = begin; p < end; ++p) {
+                lines->InsertCellPoint(p);
+            }
+            d.linkOfCell.push_back(static_cast<std::int32_t>(l));
+            continue;
+        }
+        if (end - begin > 2) {
+            // An arc: every other segment, no new points (fewer primitives than the whole arc).
+            for (auto p = begin; p + 1 < end; p += 2) {
+                lines->InsertNextCell(2);
+                lines->InsertCellPoint(p);
+                lines->InsertCellPoint(p + 1);
+                d.linkOfCell.push_back(static_cast<std::int32_t>(l));
+            }
+            continue;
+        }
+        // A straight link: kStraightDashes dashes with gaps as long between them.
+        const Vec3& a = scene.linkPoints[static_cast<std::size_t>(begin)];
+        const Vec3& b = scene.linkPoints[static_cast<std::size_t>(begin + 1)];
+        constexpr int kPieces = 2 * kStraightDashes - 1;
+        for (int k = 0; k < kPieces; k += 2) {
+            lines->InsertNextCell(2);
+            for (int e = k; e <= k + 1; ++e) {
+                const double t = static_cast<double>(e) / kPieces;
+                lines->InsertCellPoint(linkPoints->InsertNextPoint(
+                    a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t));
+            }
+            d.linkOfCell.push_back(static_cast<std::int32_t>(l));
         }
     }
     d.linkMidpoints.clear();
@@ -449,7 +472,7 @@ void VtkView::setScene(const SceneGeometry& scene) {
     }
     d.links->SetPoints(linkPoints);
     d.links->SetLines(lines);
-    d.linkColors = colorArray(static_cast<vtkIdType>(scene.links.size()), kNeutralLink);
+    d.linkColors = colorArray(static_cast<vtkIdType>(d.linkOfCell.size()), kNeutralLink);
     d.links->GetCellData()->AddArray(d.linkColors);
 
     vtkNew<vtkPoints> dcnPoints;
@@ -505,7 +528,18 @@ void VtkView::setChipColors(const std::vector<Rgb>& colors) {
 
 void VtkView::setLinkColors(const std::vector<Rgb>& colors) {
     if (impl_->linkColors) {
-        fillColors(impl_->linkColors, colors);
+        // Per cell: a dashed link's dashes all take its colour.
+        const auto& owner = impl_->linkOfCell;
+        unsigned char* out = impl_->linkColors->GetPointer(0);
+        for (std::size_t cell = 0; cell < owner.size(); ++cell, out += 3) {
+            const auto link = static_cast<std::size_t>(owner[cell]);
+            if (link < colors.size()) {
+                out[0] = colors[link].r;
+                out[1] = colors[link].g;
+                out[2] = colors[link].b;
+            }
+        }
+        impl_->linkColors->Modified();
         impl_->links->Modified();
         requestRender();
     }
