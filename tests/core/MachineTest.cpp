@@ -6,6 +6,7 @@
 #include "common/InputError.hpp"
 #include "compute/CoreModel.hpp"
 #include "resources/BundledResources.hpp"
+#include "topology/Bisection.hpp"
 #include "topology/Hardware.hpp"
 #include "topology/TopologyPresets.hpp"
 
@@ -35,28 +36,6 @@ double injectionBandwidth(const Topology& t) {
         }
     }
     return sum;
-}
-
-// The narrowest cut that halves the pod, one direction: links crossing the middle of a
-// dimension (and its wrap-around), the smallest over the dimensions.
-double bisectionBandwidth(const Topology& t) {
-    double narrowest = std::numeric_limits<double>::infinity();
-    for (int d = 0; d < t.rank(); ++d) {
-        const int n = t.size(d);
-        if (n < 2 || n % 2 != 0) {
-            continue;
-        }
-        double crossing = 0;
-        for (ChipId chip = 0; chip < t.chipCount(); ++chip) {
-            const int c = t.coord(chip, d);
-            const LinkId link = t.linkId(chip, d, Direction::Plus);
-            if ((c == n / 2 - 1 || c == n - 1) && t.linkExists(link)) {
-                crossing += t.linkBandwidth(link);
-            }
-        }
-        narrowest = std::min(narrowest, crossing);
-    }
-    return narrowest;
 }
 
 TEST(Machine, EveryBundledMachineLoadsAndOneIsTheDefault) {
@@ -112,7 +91,7 @@ TEST(Machine, PublishedPodFiguresHold) {
             ++checked;
         }
         if (m.publishedBisectionBps) {
-            const double ratio = bisectionBandwidth(pod) / *m.publishedBisectionBps;
+            const double ratio = planeBisectionBandwidth(pod) / *m.publishedBisectionBps;
             if (name == "tpu-v3") {
                 // Known: the v3 page's 6.4 TB/s implies 100 GB/s links; the CACM paper's 82 GB/s
                 // (which the all-reduce figure, 340 TB/s, agrees with) gives 5.2 TB/s.
@@ -132,11 +111,11 @@ TEST(Machine, PodFiguresOfTheTpuV4SuperpodAndTheV5ePod) {
     const Topology v4 = podOf(bundledMachine("tpu-v4"));
     EXPECT_EQ(v4.chipCount(), 4096);
     EXPECT_NEAR(injectionBandwidth(v4) / 1.1e15, 1.0, 0.02);
-    EXPECT_NEAR(bisectionBandwidth(v4) / 24e12, 1.0, 0.05);
+    EXPECT_NEAR(planeBisectionBandwidth(v4) / 24e12, 1.0, 0.05);
     const Topology v5e = podOf(bundledMachine("tpu-v5e"));
     EXPECT_EQ(v5e.chipCount(), 256);
     EXPECT_NEAR(injectionBandwidth(v5e) / 51.2e12, 1.0, 1e-9);
-    EXPECT_NEAR(bisectionBandwidth(v5e) / 1.6e12, 1.0, 1e-9);
+    EXPECT_NEAR(planeBisectionBandwidth(v5e) / 1.6e12, 1.0, 1e-9);
 }
 
 TEST(Machine, CoreModelCarriesThePublishedPeakAndMemory) {
