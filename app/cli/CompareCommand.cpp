@@ -26,6 +26,11 @@ std::string relative(double value, double base) {
     return value > 0 && base > 0 ? formatNumber(value / base, 2) + "x" : "";
 }
 
+// "128x32", or "16 x 16x16" for sixteen 16x16 slices over the data-centre network.
+std::string sliceText(const api::MachineRow& r) {
+    return r.slices > 1 ? std::to_string(r.slices) + " x " + r.slice : r.slice;
+}
+
 void printTable(const std::vector<api::MachineRow>& rows, const Scenario& base, std::ostream& out) {
     const auto own = std::find_if(rows.begin(), rows.end(), [](const auto& r) { return r.own; });
     const bool ownRuns = own != rows.end() && own->error.empty();
@@ -35,8 +40,8 @@ void printTable(const std::vector<api::MachineRow>& rows, const Scenario& base, 
     out << base.workload << " at " << formatNumber(static_cast<double>(rows.front().chips), 0)
         << " chips, global batch " << formatNumber(static_cast<double>(base.globalBatch), 0)
         << "; relative to " << base.hardware << "\n\n";
-    const std::vector<std::string> header = {"machine",  "step time",  "relative", "time to train",
-                                             "relative", "chip-hours", "relative"};
+    const std::vector<std::string> header = {"machine",       "slice",    "step time",  "relative",
+                                             "time to train", "relative", "chip-hours", "relative"};
     std::vector<std::vector<std::string>> cells;
     for (const auto& r : rows) {
         std::vector<std::string> line = {r.hardware + (r.own ? " *" : "")};
@@ -46,6 +51,7 @@ void printTable(const std::vector<api::MachineRow>& rows, const Scenario& base, 
             continue;
         }
         const bool known = r.timeToTrainKnown;
+        line.push_back(sliceText(r));
         line.push_back(formatDuration(r.stepTimeS));
         line.push_back(relative(r.stepTimeS, ownStep));
         line.push_back(known ? formatDuration(r.timeToTrainS) : "unknown");
@@ -80,8 +86,10 @@ void printTable(const std::vector<api::MachineRow>& rows, const Scenario& base, 
         print(line);
     }
     out << "\n* the configuration's own machine. Each machine runs its standard slice of this "
-           "many chips with its own links, hosts and HBM, and the shared core parameters its "
-           "file states (fitted or carried over: podscope-cli machines).\n";
+           "many chips, or where its pods are smaller copies of its largest slice that divides "
+           "them (N x SHAPE) joined over the data-centre network, with its own links, hosts and "
+           "HBM, and the shared core parameters its file states (fitted or carried over: "
+           "podscope-cli machines).\n";
 }
 
 } // namespace
@@ -97,10 +105,13 @@ void runCompareCommand(const CompareOptions& o, std::ostream& out) {
     }
     nlohmann::json array = nlohmann::json::array();
     for (const auto& r : rows) {
-        nlohmann::json row = {{"hardware", r.hardware},
-                              {"chips", r.chips},
-                              {"global_batch", r.globalBatch},
-                              {"own", r.own}};
+        nlohmann::json row = {
+            {"hardware", r.hardware},
+            {"chips", r.chips},
+            {"slices", r.slice.empty() ? nlohmann::json() : nlohmann::json(r.slices)},
+            {"slice", r.slice.empty() ? nlohmann::json() : nlohmann::json(r.slice)},
+            {"global_batch", r.globalBatch},
+            {"own", r.own}};
         if (r.error.empty()) {
             const auto known = [&](double v) {
                 return r.timeToTrainKnown ? nlohmann::json(v) : nlohmann::json();

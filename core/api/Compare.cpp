@@ -14,6 +14,8 @@ std::vector<MachineRow> compareMachines(const Configuration& base) {
         MachineRow row;
         row.hardware = p.machine;
         row.chips = p.point.chips;
+        row.slices = p.slices;
+        row.slice = p.slice;
         row.globalBatch = p.point.globalBatch;
         row.own = p.machine == base.scenario().hardware;
         row.error = p.point.error;

@@ -77,15 +77,17 @@ def sweep(preset=None, config=None, chips=None, global_batch=None, **settings):
 
 def compare(preset=None, config=None, **settings):
     """The configuration on every bundled machine at the same chips and global batch (each on
-    its standard slice of that size): a pandas DataFrame with the keys of ``podscope-cli compare
-    --json``, one row per machine (``hardware``, ``own``, ``step_time_s``, ``time_to_train_s``,
-    ``chip_seconds``); a machine that refuses it has its message in ``error`` and no numbers."""
+    its standard slice of that size, or, where its pods are smaller, on ``slices`` copies of its
+    largest ``slice`` that divides them, joined over the data-centre network): a pandas DataFrame
+    with the keys of ``podscope-cli compare --json``, one row per machine (``hardware``,
+    ``slices``, ``slice``, ``own``, ``step_time_s``, ``time_to_train_s``, ``chip_seconds``); a
+    machine that refuses it has its message in ``error`` and no numbers."""
     import pandas
 
     rows = _podscope.compare(*_source(preset, config), settings)
-    frame = pandas.DataFrame(rows, columns=["hardware", "chips", "global_batch", "own",
-                                            "step_time_s", "time_to_train_s", "chip_seconds",
-                                            "error"])
+    frame = pandas.DataFrame(rows, columns=["hardware", "chips", "slices", "slice",
+                                            "global_batch", "own", "step_time_s",
+                                            "time_to_train_s", "chip_seconds", "error"])
     numbers = ["step_time_s", "time_to_train_s", "chip_seconds"]
     frame[numbers] = frame[numbers].astype(float)
     return frame

@@ -85,3 +85,27 @@ def test_compare_is_the_cli_json(cli_json):
             continue
         assert got["step_time_s"] == pytest.approx(want["step_time_s"], rel=1e-12)
         assert got["chip_seconds"] == pytest.approx(256 * got["time_to_train_s"], rel=1e-12)
+        assert got["slices"] == want["slices"]
+        assert got["slice"] == want["slice"]
+
+
+def test_compare_at_4096_chips_runs_multislice_where_a_pod_is_smaller(cli_json):
+    """At 4096 chips a machine whose largest slice is smaller runs copies of it over the
+    data-centre network: its row is ``simulate`` on one slice with ``slices``."""
+    preset = "mlperf07-resnet50-tf-4096"
+    frame = podscope.compare(preset=preset, dcn_bandwidth_GBps=12.5)
+    rows = cli_json("compare", "--preset", preset, "--dcn-bw", "12.5")
+    for (_, got), want in zip(frame.iterrows(), rows):
+        assert got["hardware"] == want["hardware"]
+        if want["slices"] is not None:
+            assert got["slices"] == want["slices"]
+            assert got["slice"] == want["slice"]
+    multislice = frame[frame["slices"] > 1]
+    assert len(multislice) > 0
+    for _, row in multislice.iterrows():
+        dims = [int(d) for d in row["slice"].split("x")]
+        assert math.prod(dims) * row["slices"] == 4096
+        one = podscope.simulate(preset=preset, hardware=row["hardware"], chips=math.prod(dims),
+                                slices=int(row["slices"]), dcn_bandwidth_GBps=12.5)
+        assert row["step_time_s"] == pytest.approx(one["step_time_s"], rel=1e-12)
+        assert one["dcn_sync_s"] > 0

@@ -47,6 +47,8 @@ MachinesFigure machinesFigure(const TrainingAnalysis& analysis) {
         MachinesFigure::Machine m;
         m.name = p.machine;
         m.own = p.machine == figure.ownMachine;
+        m.slices = p.slices;
+        m.slice = p.slice;
         m.refusal = p.point.error;
         if (p.point.result) {
             m.stepTimeS = p.point.result->stepTimeS;
@@ -107,11 +109,13 @@ std::string caption(const MachinesFigure& figure) {
     std::string text =
         "The configuration on each machine's standard slice of " +
         groupDigits(static_cast<double>(figure.chips)) +
-        " chips with the same global batch, relative to " + figure.ownMachine +
+        " chips (or, where its pods are smaller, copies of its largest slice that divides them, "
+        "joined over the data-centre network) with the same global batch, relative to " +
+        figure.ownMachine +
         " (1 = the same; lower is better). These are predictions from each machine's "
         "published facts and the core parameters its file states (fitted on "
         "measured steps, or carried over from another machine's fit). Every machine runs "
-                       "the same number of chips, so its chip time moves with its time to train.";
+        "the same number of chips, so its chip time moves with its time to train.";
     if (const auto* fastest = least(figure, MachineMeasure::TimeToTrain)) {
         text += " Fastest to train: " + fastest->name + " (" +
                 times(relativeValue(figure, *fastest, MachineMeasure::TimeToTrain)) + "x).";
@@ -119,6 +123,12 @@ std::string caption(const MachinesFigure& figure) {
     if (const auto* cheapest = least(figure, MachineMeasure::ChipSeconds)) {
         text += " Least chip time: " + cheapest->name + " (" +
                 times(relativeValue(figure, *cheapest, MachineMeasure::ChipSeconds)) + "x).";
+    }
+    for (const auto& m : figure.machines) {
+        if (m.refusal.empty() && m.slices > 1) {
+            text += " " + m.name + " runs " + std::to_string(m.slices) + " slices of " + m.slice +
+                    " over the data-centre network.";
+        }
     }
     for (const auto& m : figure.machines) {
         if (!m.refusal.empty()) {

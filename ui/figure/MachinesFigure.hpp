@@ -15,6 +15,8 @@ struct MachinesFigure {
     struct Machine {
         std::string name;
         bool own = false;
+        int slices = 1;      // slices over the data-centre network
+        std::string slice;   // one slice's shape; empty when none was found
         std::string refusal; // empty: the numbers hold
         double stepTimeS = 0;
         double timeToTrainS = 0; // 0 when unknown
