@@ -140,9 +140,6 @@ py::list sweep(const std::string& preset, const std::string& config, const py::d
     for (const auto& row : rows) {
         py::dict d;
         d["chips"] = row.chips;
-        const bool sliced = !row.slice.empty();
-        d["slices"] = sliced ? py::object(py::int_(row.slices)) : py::none();
-        d["slice"] = sliced ? py::object(py::str(row.slice)) : py::none();
         d["global_batch"] = row.globalBatch;
         const bool ok = row.error.empty();
         const auto number = [ok](double v) { return ok ? py::object(py::float_(v)) : py::none(); };

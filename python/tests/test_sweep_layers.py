@@ -93,7 +93,7 @@ def test_compare_at_4096_chips_runs_multislice_where_a_pod_is_smaller(cli_json):
     """At 4096 chips a machine whose largest slice is smaller runs copies of it over the
     data-centre network: its row is ``simulate`` on one slice with ``slices``."""
     preset = "mlperf07-resnet50-tf-4096"
-    frame = podscope.compare(preset=preset, dcn_bandwidth_GBps=12.5)
+    frame = podscope.compare(preset=preset, dcn_bw=12.5)
     rows = cli_json("compare", "--preset", preset, "--dcn-bw", "12.5")
     for (_, got), want in zip(frame.iterrows(), rows):
         assert got["hardware"] == want["hardware"]
@@ -106,6 +106,6 @@ def test_compare_at_4096_chips_runs_multislice_where_a_pod_is_smaller(cli_json):
         dims = [int(d) for d in row["slice"].split("x")]
         assert math.prod(dims) * row["slices"] == 4096
         one = podscope.simulate(preset=preset, hardware=row["hardware"], chips=math.prod(dims),
-                                slices=int(row["slices"]), dcn_bandwidth_GBps=12.5)
+                                slices=int(row["slices"]), dcn_bw=12.5)
         assert row["step_time_s"] == pytest.approx(one["step_time_s"], rel=1e-12)
         assert one["dcn_sync_s"] > 0
