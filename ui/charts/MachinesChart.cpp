@@ -126,10 +126,17 @@ void MachinesChart::setFigure(const MachinesFigure& figure) {
         set->remove(0, set->count());
     }
     const std::string prefix = sharedPrefix(figure_);
+    bool multislice = false;
     for (const auto& m : figure_.machines) {
         // A machine that cannot run it has no bars; the caption and its tooltip say why (a
-        // longer label would be cut at a column's width).
-        columns << QString::fromStdString(m.name.substr(prefix.size()));
+        // longer label would be cut at a column's width). Copies of a slice over the DCN are
+        // "v5e ×16", explained in the axis title.
+        QString column = QString::fromStdString(m.name.substr(prefix.size()));
+        if (m.refusal.empty() && m.slices > 1) {
+            column += QString::fromUtf8(" ×") + QString::number(m.slices);
+            multislice = true;
+        }
+        columns << column;
         for (std::size_t i = 0; i < std::size(kMachineMeasures); ++i) {
             const double v = relativeValue(figure_, m, kMachineMeasures[i]);
             sets[static_cast<qsizetype>(i)]->append(v);
@@ -138,9 +145,12 @@ void MachinesChart::setFigure(const MachinesFigure& figure) {
     }
     categories_->clear();
     categories_->append(columns);
-    categories_->setTitleText(prefix.empty()
-                                  ? tr("machine")
-                                  : tr("machine (%1NAME)").arg(QString::fromStdString(prefix)));
+    QString axis =
+        prefix.empty() ? tr("machine") : tr("machine (%1NAME)").arg(QString::fromStdString(prefix));
+    if (multislice) {
+        axis += tr("; ×N: N slices over the data-centre network");
+    }
+    categories_->setTitleText(axis);
     relative_->setTitle(tr("relative to %1 (x)").arg(QString::fromStdString(figure_.ownMachine)));
     relative_->setData(0, top * 1.05);
     frame_->setTitle(QString::fromStdString(title(figure_)),

@@ -26,6 +26,7 @@ public:
     const MachinesFigure& figure() const { return figure_; }
     // One set per measure, in kMachineMeasures order; one value per machine.
     QBarSeries* series() const { return series_; }
+    QBarCategoryAxis* categories() const { return categories_; }
     const FigureFrame& frame() const { return *frame_; }
 
 private:
