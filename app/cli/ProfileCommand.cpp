@@ -126,11 +126,17 @@ void printComparison(const ProfileFile& f, const PodScopeProfile& ps, std::ostre
     const ProfilePart mt = m.total(), pt = ps.total();
     out << cell("step", 28) << cell(formatDuration(mt.seconds), 12)
         << cell(formatDuration(pt.seconds), 12) << ratio(pt.seconds, mt.seconds) << "\n\n";
-    out << cell("MXU-bound", 28) << cell(formatDuration(m.computeBoundS), 12)
-        << cell(formatDuration(ps.mxuBoundS), 12) << ratio(ps.mxuBoundS, m.computeBoundS) << "\n";
+    // Both sides classed by the roofline (intensity against the ridge), as the profiler classes.
+    out << cell("compute-bound (roofline)", 28) << cell(formatDuration(m.computeBoundS), 12)
+        << cell(formatDuration(ps.computeBoundS), 12) << ratio(ps.computeBoundS, m.computeBoundS)
+        << "\n";
     const double mMemory = m.hbmBoundS + m.unknownBoundS;
-    out << cell("memory-bound (HBM, other)", 28) << cell(formatDuration(mMemory), 12)
+    out << cell("memory-bound (roofline)", 28) << cell(formatDuration(mMemory), 12)
         << cell(formatDuration(ps.memoryBoundS), 12) << ratio(ps.memoryBoundS, mMemory) << "\n";
+    out << cell("PodScope: MXU-bound kernels", 28) << cell("", 12)
+        << cell(formatDuration(ps.mxuUnitS), 12) << "\n";
+    out << cell("PodScope: other units", 28) << cell("", 12)
+        << cell(formatDuration(ps.otherUnitS), 12) << "\n";
     out << cell("kernels per step", 28) << cell(formatNumber(mt.kernels, 0), 12)
         << cell(formatNumber(pt.kernels, 0), 12) << ratio(pt.kernels, mt.kernels) << "\n";
     const ProfilePart mc = computeParts(m), pc = computeParts(ps);
@@ -139,7 +145,11 @@ void printComparison(const ProfileFile& f, const PodScopeProfile& ps, std::ostre
     const ProfilePart mm = m.part(ProfileCategory::Matmul), pm = ps.part(ProfileCategory::Matmul);
     out << cell("matmul TFLOP", 28) << cell(formatNumber(mm.flops / 1e12, 3), 12)
         << cell(formatNumber(pm.flops / 1e12, 3), 12) << ratio(pm.flops, mm.flops) << "\n";
-    out << "\nThe profile's FLOPs count vector work too; PodScope's count MXU work only. "
+    out << "\nThe roofline rows class each kernel by its FLOPs per HBM byte against the ridge ("
+        << formatNumber(ps.rooflineRidgeFlopPerByte, 0)
+        << " FLOP/B),\nas the profiler classes each op; the PodScope rows by the unit that bound "
+           "it in the model.\n";
+    out << "The profile's FLOPs count vector work too; PodScope's count MXU work only. "
            "PodScope's\n"
            "matmul layers carry their fused normalisation and activation, as XLA's convolution\n"
            "fusions do; it has no separate reductions, data formatting or infeed kernels.\n";
@@ -161,7 +171,11 @@ nlohmann::json comparisonJson(const ProfileFile& f, const PodScopeProfile& ps) {
              {{"profile",
                {{"compute", f.measured.computeBoundS},
                 {"memory", f.measured.hbmBoundS + f.measured.unknownBoundS}}},
-              {"podscope", {{"mxu", ps.mxuBoundS}, {"memory", ps.memoryBoundS}}}}},
+              {"podscope",
+               {{"compute", ps.computeBoundS},
+                {"memory", ps.memoryBoundS},
+                {"mxu_unit", ps.mxuUnitS},
+                {"other_units", ps.otherUnitS}}}}},
             {"refusals", ps.refusals}};
 }
 

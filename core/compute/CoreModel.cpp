@@ -25,6 +25,7 @@ CoreModel loadCoreModel(const std::string& hardware) {
     c.hbmBytes = m.hbmBytesPerChip / devices;
     c.vmemBytes = m.vmemBytesPerTensorcore * tensorcores;
     c.hbmEfficiency = m.hbmAchievedBpsPerChip / m.hbmBpsPerChip;
+    c.rooflineRidgeFlopPerByte = m.rooflineRidgeFlopPerByte.value_or(c.peakFlops() / c.hbmBps);
     const CoreCalibration fit = loadCoreCalibration(hardware);
     c.kernelOverheadS = fit.kernelOverheadS;
     c.mxuEfficiency = fit.mxuEfficiency;

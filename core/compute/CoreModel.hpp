@@ -19,6 +19,9 @@ struct CoreModel {
     double vmemBytes = 0;   // on-chip vector memory
 
     double hbmEfficiency = 1;  // achieved fraction of hbmBps by streaming kernels (measured DMA rate)
+    // A kernel with fewer FLOPs per HBM byte is memory-bound by the roofline, as a profiler
+    // classes ops (docs/training-model.md section 14); this classes, it does not time.
+    double rooflineRidgeFlopPerByte = 0;
 
     // Fitted (docs/training-model.md, "Calibration"): shared by every model.
     double kernelOverheadS = 0; // fixed cost of every fused kernel (issue, pipeline fill, DMA start)

@@ -331,6 +331,9 @@ void PassCost::add(const KernelWork& kernel, const CoreModel& core) {
     work += kernel;
     seconds += t.seconds;
     secondsByUnit[static_cast<std::size_t>(t.bound)] += t.seconds;
+    if (kernel.flops < core.rooflineRidgeFlopPerByte * kernel.hbmBytes) {
+        belowRidgeS += t.seconds;
+    }
 }
 
 CoreUnit PassCost::bound() const {

@@ -25,6 +25,9 @@ struct PassCost {
     KernelWork work;
     double seconds = 0;
     std::array<double, 5> secondsByUnit{}; // indexed by CoreUnit
+    // Time of the kernels below the core's roofline ridge (memory-bound as a profiler classes
+    // them, whatever unit bound them here).
+    double belowRidgeS = 0;
 
     void add(const KernelWork& kernel, const CoreModel& core);
     CoreUnit bound() const;

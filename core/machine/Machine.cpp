@@ -261,6 +261,7 @@ Machine parseMachine(std::string_view text, const std::string& origin) {
     m.hbmBpsPerChip = r.number("chip", "hbm_GBps", 0, 1e6) * units::kGB;
     m.hbmAchievedBpsPerChip = r.number("chip", "hbm_achieved_GBps", 0, 1e6) * units::kGB;
     m.cmemBytesPerChip = r.number("chip", "cmem_MiB", 0, 1e6, true) * kMiB;
+    m.rooflineRidgeFlopPerByte = r.optionalNumber("chip", "roofline_ridge_flop_per_byte", 0, 1e6);
     if (m.hbmAchievedBpsPerChip > m.hbmBpsPerChip) {
         r.fail("chip.hbm_achieved_GBps", "above the nominal hbm_GBps");
     }

@@ -42,6 +42,9 @@ struct Machine {
     double hbmBpsPerChip = 0;
     double hbmAchievedBpsPerChip = 0;
     double cmemBytesPerChip = 0;
+    // The operational intensity (FLOP per HBM byte) below which a profiler classes an op
+    // memory-bound; unset: peak FLOP/s over nominal HBM bandwidth.
+    std::optional<double> rooflineRidgeFlopPerByte;
 
     // One TensorCore
     int mxusPerTensorcore = 1;

@@ -77,19 +77,28 @@ PodScopeProfile podscopeProfile(const std::vector<ProfiledConfiguration>& config
             addScaled(
                 out.categories[static_cast<std::size_t>(layerCategory(plan.graph->layers[i].type))],
                 part, w);
-            // Each kernel by the unit that bound it, as the profiler classes each op.
+            // Each kernel by its intensity against the ridge, as the profiler classes each op,
+            // and by the unit that bound it here.
             const LayerCost& cost = plan.layers[i];
+            const double belowS =
+                cost.forward.belowRidgeS + cost.backward.belowRidgeS + cost.recompute.belowRidgeS;
+            out.memoryBoundS += w * belowS;
+            out.computeBoundS += w * (row.seconds() - belowS);
             const auto mxu = static_cast<std::size_t>(CoreUnit::Mxu);
             const double mxuS = cost.forward.secondsByUnit[mxu] + cost.backward.secondsByUnit[mxu] +
                                 cost.recompute.secondsByUnit[mxu];
-            out.mxuBoundS += w * mxuS;
-            out.memoryBoundS += w * (row.seconds() - mxuS);
+            out.mxuUnitS += w * mxuS;
+            out.otherUnitS += w * (row.seconds() - mxuS);
         }
+        out.rooflineRidgeFlopPerByte = plan.core.rooflineRidgeFlopPerByte;
         const StepBreakdown& b = r.breakdown;
         const KernelWork& opt = plan.optimizer.work;
         addScaled(out.categories[static_cast<std::size_t>(ProfileCategory::Elementwise)],
                   {b.optimizer, opt.launches, opt.flops, opt.hbmBytes}, w);
-        (kernelTime(opt, plan.core).bound == CoreUnit::Mxu ? out.mxuBoundS : out.memoryBoundS) +=
+        (opt.flops < plan.core.rooflineRidgeFlopPerByte * opt.hbmBytes ? out.memoryBoundS
+                                                                       : out.computeBoundS) +=
+            w * b.optimizer;
+        (kernelTime(opt, plan.core).bound == CoreUnit::Mxu ? out.mxuUnitS : out.otherUnitS) +=
             w * b.optimizer;
         double collectives = 0;
         for (const Exchange& e : plan.exchanges) {

@@ -22,9 +22,16 @@ struct ProfiledConfiguration {
 // collectives, the input stall as infeed and the framework's per-step overhead as other.
 struct PodScopeProfile {
     std::array<ProfilePart, kProfileCategoryCount> categories{};
-    double mxuBoundS = 0;    // kernels (and the optimizer's) whose largest unit time is the MXU's
-    double memoryBoundS = 0; // the others: HBM, vector, transcendental units or kernel overhead
-    double trainStepS = 0;   // simulate's step without evaluation, weighted the same way
+    // Kernels (and the optimizer's) by the roofline, as the profiler classes ops: at or above
+    // the ridge's operational intensity compute-bound, below it memory-bound.
+    double computeBoundS = 0;
+    double memoryBoundS = 0;
+    // The same kernels by the unit that bound them in PodScope's model: the MXU, or the others
+    // (HBM, vector, transcendental units, kernel overhead).
+    double mxuUnitS = 0;
+    double otherUnitS = 0;
+    double rooflineRidgeFlopPerByte = 0; // the ridge the roofline class used (the machine's)
+    double trainStepS = 0; // simulate's step without evaluation, weighted the same way
     // Configurations refused as they stand (HBM), each with the refusal; they are costed
     // without the memory check so that the comparison still has their numbers.
     std::vector<std::string> refusals;

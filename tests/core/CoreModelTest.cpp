@@ -4,6 +4,7 @@
 #include "compute/KernelCost.hpp"
 #include "compute/LayerCost.hpp"
 #include "compute/LoweringRules.hpp"
+#include "machine/Machine.hpp"
 #include "workload/LayerGraph.hpp"
 
 #include <gtest/gtest.h>
@@ -23,6 +24,32 @@ TEST(CoreModel, FactsFromTheReference) {
     EXPECT_NEAR(c.peakFlops(), 61.6e12, 0.1e12); // 2 MXUs x 128 x 128 x 2 x 0.94 GHz
     EXPECT_NEAR(c.hbmBps * c.hbmEfficiency, 423e9, 1e6); // the measured DMA rate
     EXPECT_DOUBLE_EQ(c.hbmBytes, 16.0 * 1024 * 1024 * 1024);
+}
+
+// The roofline class of a kernel, as the profiler classes ops: memory-bound below the ridge's
+// FLOPs per HBM byte (v3's file states the profiles' 164.8; a machine without one takes peak
+// over nominal bandwidth), whatever unit bounds its time in the model.
+TEST(CoreModel, KernelsBelowTheRidgeAreMemoryBoundByTheRoofline) {
+    const CoreModel c = core();
+    EXPECT_DOUBLE_EQ(c.rooflineRidgeFlopPerByte, 164.8);
+    for (const std::string& name : machineNames()) {
+        const CoreModel m = loadCoreModel(name);
+        if (!bundledMachine(name).rooflineRidgeFlopPerByte) {
+            EXPECT_DOUBLE_EQ(m.rooflineRidgeFlopPerByte, m.peakFlops() / m.hbmBps) << name;
+        }
+    }
+    PassCost pass;
+    KernelWork below;
+    below.hbmBytes = 1e6;
+    below.flops = 164e6;
+    below.launches = 1;
+    pass.add(below, c);
+    EXPECT_DOUBLE_EQ(pass.belowRidgeS, pass.seconds);
+    KernelWork above = below;
+    above.flops = 166e6;
+    pass.add(above, c);
+    EXPECT_DOUBLE_EQ(pass.belowRidgeS, kernelTime(below, c).seconds);
+    EXPECT_NEAR(pass.seconds - pass.belowRidgeS, kernelTime(above, c).seconds, 1e-18);
 }
 
 // cycles = ceil(K/128) ceil(N/128) max(8 ceil(M/8), 128) / 2: efficiency rises linearly with
