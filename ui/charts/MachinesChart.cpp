@@ -105,9 +105,14 @@ MachinesChart::MachinesChart(QWidget* parent)
             return;
         }
         const MachineMeasure which = kMachineMeasures[measure];
+        const QString machine =
+            m.slices > 1 ? tr("%1 as %2 slices of %3")
+                               .arg(QString::fromStdString(m.name), QString::number(m.slices),
+                                    QString::fromStdString(m.slice))
+                         : QString::fromStdString(m.name);
         QToolTip::showText(QCursor::pos(),
                            tr("%1, %2: %3 (%4x %5)")
-                               .arg(QString::fromStdString(m.name), set->label(),
+                               .arg(machine, set->label(),
                                     valueText(m, which), threeDigits(set->at(index)),
                                     QString::fromStdString(figure_.ownMachine)));
     });
@@ -130,10 +135,11 @@ void MachinesChart::setFigure(const MachinesFigure& figure) {
     for (const auto& m : figure_.machines) {
         // A machine that cannot run it has no bars; the caption and its tooltip say why (a
         // longer label would be cut at a column's width). Copies of a slice over the DCN are
-        // "v5e ×16", explained in the axis title.
+        // starred, "v5e*" ("v5e ×16" is cut at a column's width in print); the tooltip and the
+        // caption say how many slices of which shape.
         QString column = QString::fromStdString(m.name.substr(prefix.size()));
         if (m.refusal.empty() && m.slices > 1) {
-            column += QString::fromUtf8(" ×") + QString::number(m.slices);
+            column += QStringLiteral("*");
             multislice = true;
         }
         columns << column;
@@ -148,7 +154,7 @@ void MachinesChart::setFigure(const MachinesFigure& figure) {
     QString axis =
         prefix.empty() ? tr("machine") : tr("machine (%1NAME)").arg(QString::fromStdString(prefix));
     if (multislice) {
-        axis += tr("; ×N: N slices over the data-centre network");
+        axis += tr("; * multislice over the DCN");
     }
     categories_->setTitleText(axis);
     relative_->setTitle(tr("relative to %1 (x)").arg(QString::fromStdString(figure_.ownMachine)));
