@@ -9,6 +9,7 @@
 #include "training/Presets.hpp"
 #include "collective/AnalyticEngine.hpp"
 #include "training/StepModel.hpp"
+#include "training/StepPlan.hpp"
 
 #include "ScratchDir.hpp"
 
@@ -47,7 +48,8 @@ json validScript() {
 TEST(DemoScript, BundledDemosCoverTheTopicsInMenuOrder) {
     const std::vector<std::string> expected{"ring-allreduce",         "twod-allreduce", "batch-limit",
                                             "model-parallelism",      "weight-update-sharding",
-                                            "input-pipeline",         "distributed-evaluation"};
+                                            "input-pipeline",         "distributed-evaluation",
+                                            "tori-2d-3d"};
     EXPECT_EQ(bundledDemoNames(), expected);
 }
 
@@ -260,6 +262,53 @@ TEST(DemoScript, CaptionFieldsQuoteTheModel) {
     EXPECT_EQ(fillCaption("{step_ms}", scenario, result), step);
     EXPECT_THROW(fillCaption("{nope}", scenario, result), InputError);
     EXPECT_THROW(fillCaption("{chips", scenario, result), InputError);
+}
+
+// The ring fields read the core's schedule. Summed one dimension at a time, a ring of n chips
+// takes n-1 steps in each direction of the reduce-scatter and again in the all-gather, so a
+// DIMS torus takes 2 * sum(n_i - 1) ring steps; weight-update sharding splits the same rings
+// into a reduce-scatter and an all-gather, so the count stays.
+TEST(DemoScript, RingFieldsCountTheGradientSumsRings) {
+    Scenario scenario = loadPreset("mlperf07-resnet50-tf-4096").scenario;
+    scenario.hardware = "tpu-v4";
+    scenario.globalBatch = 8192;
+    scenario.gradient.algorithm = Algorithm::TwoD;
+    struct Case {
+        const char* topology;
+        const char* wrap;
+        const char* rings; // "{ring_chips} {ring_steps} {topology}"
+    };
+    for (const Case& c : {Case{"8x8", "xy", "8 28 8x8"}, Case{"4x4x4", "xyz", "4 18 4x4x4"},
+                          Case{"16x16x16", "xyz", "16 90 16x16x16"}}) {
+        SCOPED_TRACE(c.topology);
+        scenario.topology = c.topology;
+        scenario.wrap = c.wrap;
+        scenario.weightUpdateSharding = false;
+        const TrainingResult result = simulateTraining(scenario);
+        EXPECT_EQ(fillCaption("{ring_chips} {ring_steps} {topology}", scenario, result), c.rings);
+        scenario.weightUpdateSharding = true;
+        EXPECT_EQ(fillCaption("{ring_chips} {ring_steps} {topology}", scenario, simulateTraining(scenario)),
+                  c.rings);
+    }
+    EXPECT_EQ(fillCaption("{hardware}, {slices} slice", scenario, simulateTraining(scenario)), "tpu-v4, 1 slice");
+}
+
+// The tori demo: the cube's rings are shorter, so its sum is no slower for the same data, and
+// the full pod is a 3-D torus of 4096 chips.
+TEST(DemoScript, ToriDemoSetsTheSameChipsAsASquareAndACube) {
+    const DemoScript demo = loadDemo("tori-2d-3d");
+    ASSERT_EQ(demo.steps.size(), 5u);
+    const TrainingResult square = simulateTraining(demo.steps[0].scenario);
+    const TrainingResult cube = simulateTraining(demo.steps[1].scenario);
+    EXPECT_EQ(square.chips, 64);
+    EXPECT_EQ(cube.chips, 64);
+    EXPECT_EQ(scenarioTopology(demo.steps[0].scenario).rank(), 2);
+    EXPECT_EQ(scenarioTopology(demo.steps[1].scenario).rank(), 3);
+    EXPECT_LE(cube.gradientSyncS, square.gradientSyncS);
+    EXPECT_EQ(scenarioTopology(demo.steps[3].scenario).rank(), 2);
+    EXPECT_EQ(demo.steps[3].scenario.hardware, "tpu-v5e");
+    EXPECT_EQ(scenarioTopology(demo.steps[4].scenario).rank(), 3);
+    EXPECT_EQ(simulateTraining(demo.steps[4].scenario).chips, 4096);
 }
 
 struct Malformed {

@@ -1,8 +1,11 @@
 #include "demo/CaptionFields.hpp"
 
+#include "collective/Schedule.hpp"
 #include "common/InputError.hpp"
 #include "common/NumberFormat.hpp"
+#include "training/StepPlan.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -14,6 +17,30 @@ namespace {
 // A whole number without decimals, a fraction with two: "16", "0.25".
 std::string count(double value) {
     return std::abs(value - std::round(value)) < 1e-9 ? groupDigits(value) : fixedDecimals(value, 2);
+}
+
+// The rings of the gradient sum as the core schedules them (its all-reduce, or the
+// reduce-scatter and all-gather of weight-update sharding): the largest ring, and the ring
+// steps one chip takes in all, each step one neighbour-to-neighbour transfer.
+struct GradientRings {
+    int largestRing = 0;
+    int steps = 0;
+};
+
+GradientRings gradientRings(const Scenario& scenario) {
+    const Topology slice = scenarioTopology(scenario);
+    GradientRings rings;
+    for (const CollectiveSpec& spec : gradientCollectives(scenario)) {
+        const Schedule schedule = buildSchedule(slice, spec, ScheduleScope::ThroughChipZero);
+        if (schedule.streams.empty()) {
+            continue;
+        }
+        for (const Phase& phase : schedule.streams.front().phases) {
+            rings.largestRing = std::max(rings.largestRing, phase.rings.ringSize);
+            rings.steps += phase.rings.ringSize - 1;
+        }
+    }
+    return rings;
 }
 
 using Field = std::function<std::string(const Scenario&, const TrainingResult&)>;
@@ -48,6 +75,11 @@ const std::map<std::string, Field>& fields() {
         {"chips_per_host", [](const Scenario&, const TrainingResult& r) { return fixedDecimals(r.input.chipsPerHost, 0); }},
         {"host_cores", [](const Scenario&, const TrainingResult& r) { return fixedDecimals(r.input.cpuCores, 0); }},
         {"input_need", [](const Scenario&, const TrainingResult& r) { return groupDigits(r.input.requiredExamplesPerSPerHost); }},
+        {"hardware", [](const Scenario& s, const TrainingResult&) { return s.hardware; }},
+        {"topology", [](const Scenario& s, const TrainingResult&) { return scenarioTopology(s).dimsText(); }},
+        {"slices", [](const Scenario&, const TrainingResult& r) { return std::to_string(r.slices); }},
+        {"ring_chips", [](const Scenario& s, const TrainingResult&) { return std::to_string(gradientRings(s).largestRing); }},
+        {"ring_steps", [](const Scenario& s, const TrainingResult&) { return std::to_string(gradientRings(s).steps); }},
         {"input_capacity", [](const Scenario&, const TrainingResult& r) { return groupDigits(r.input.capacityExamplesPerSPerHost); }},
     };
     return table;

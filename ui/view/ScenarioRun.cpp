@@ -33,7 +33,8 @@ std::string defaultViewTopology() {
 bool sameView(const ViewScenario& a, const ViewScenario& b) {
     const auto& x = a.collective;
     const auto& y = b.collective;
-    return a.topology == b.topology && a.wrap == b.wrap &&
+    return a.hardware == b.hardware && a.topology == b.topology && a.wrap == b.wrap &&
+           a.twisted == b.twisted &&
            a.modelParallelTile == b.modelParallelTile && a.replicasPerChip == b.replicasPerChip &&
            a.linkBandwidthGBps == b.linkBandwidthGBps && a.linkLatencyUs == b.linkLatencyUs &&
            a.crossPodBandwidthGBps == b.crossPodBandwidthGBps && x.op == y.op &&
@@ -48,6 +49,7 @@ Topology viewTopology(const ViewScenario& view) {
     slice.hardware = view.hardware;
     slice.topology = view.topology;
     slice.wrap = view.wrap;
+    slice.twisted = view.twisted;
     slice.linkBandwidthGBps = view.linkBandwidthGBps;
     slice.linkLatencyUs = view.linkLatencyUs;
     slice.crossPodBandwidthGBps = view.crossPodBandwidthGBps;

@@ -22,6 +22,7 @@ struct ViewScenario {
     std::string hardware = defaultMachineName();
     std::string topology = defaultViewTopology(); // preset name or DIMS
     std::optional<std::string> wrap;
+    bool twisted = false;
     // Link overrides of the training scenario (default: the hardware's).
     std::optional<double> linkBandwidthGBps, linkLatencyUs, crossPodBandwidthGBps;
     CollectiveSpec collective = defaultCollective();

@@ -53,8 +53,10 @@ TrainingAnalysis analyzeTraining(const Scenario& scenario) {
 
 ViewScenario gradientSyncView(const Scenario& scenario, const TrainingResult& result) {
     ViewScenario view;
+    view.hardware = scenario.hardware; // the machine's links, not the default machine's
     view.topology = scenario.topology;
     view.wrap = scenario.wrap;
+    view.twisted = scenario.twisted;
     view.linkBandwidthGBps = scenario.linkBandwidthGBps;
     view.linkLatencyUs = scenario.linkLatencyUs;
     view.crossPodBandwidthGBps = scenario.crossPodBandwidthGBps;

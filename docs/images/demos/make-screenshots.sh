@@ -8,7 +8,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")"
 program="$(pwd)/../../../${1:-build}/bin/podscope"
 shot() { xvfb-run -a -s "-screen 0 1600x900x24" "$program" "$@"; }
 declare -A steps=([ring-allreduce]=5 [twod-allreduce]=6 [batch-limit]=5 [model-parallelism]=6
-                  [weight-update-sharding]=4 [input-pipeline]=6 [distributed-evaluation]=5)
+                  [weight-update-sharding]=4 [input-pipeline]=6 [distributed-evaluation]=5
+                  [tori-2d-3d]=5)
 for demo in "${!steps[@]}"; do
     for ((k = 1; k <= steps[$demo]; k++)); do
         shot --demo "$demo" --step "$k" --size 1600x900 --screenshot "$demo-$k.png"
