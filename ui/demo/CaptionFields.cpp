@@ -75,12 +75,12 @@ const std::map<std::string, Field>& fields() {
         {"chips_per_host", [](const Scenario&, const TrainingResult& r) { return fixedDecimals(r.input.chipsPerHost, 0); }},
         {"host_cores", [](const Scenario&, const TrainingResult& r) { return fixedDecimals(r.input.cpuCores, 0); }},
         {"input_need", [](const Scenario&, const TrainingResult& r) { return groupDigits(r.input.requiredExamplesPerSPerHost); }},
+        {"input_capacity", [](const Scenario&, const TrainingResult& r) { return groupDigits(r.input.capacityExamplesPerSPerHost); }},
         {"hardware", [](const Scenario& s, const TrainingResult&) { return s.hardware; }},
         {"topology", [](const Scenario& s, const TrainingResult&) { return scenarioTopology(s).dimsText(); }},
         {"slices", [](const Scenario&, const TrainingResult& r) { return std::to_string(r.slices); }},
         {"ring_chips", [](const Scenario& s, const TrainingResult&) { return std::to_string(gradientRings(s).largestRing); }},
         {"ring_steps", [](const Scenario& s, const TrainingResult&) { return std::to_string(gradientRings(s).steps); }},
-        {"input_capacity", [](const Scenario&, const TrainingResult& r) { return groupDigits(r.input.capacityExamplesPerSPerHost); }},
     };
     return table;
 }
