@@ -311,6 +311,14 @@ Machine parseMachine(std::string_view text, const std::string& origin) {
 
     m.podDims = r.dims(*r.sourced("pod", "dims", true), "pod.dims");
     m.podWrap = r.wrap(*r.sourced("pod", "wrap", true), m.podDims.size(), "pod.wrap");
+    if (const json* cube = r.sourced("pod", "optical_cube", false)) {
+        m.opticalCube = r.dims(*cube, "pod.optical_cube");
+        if (m.opticalCube.size() != m.podDims.size()) {
+            r.fail("pod.optical_cube", "has " + std::to_string(m.opticalCube.size()) +
+                                           " dimensions, the pod " +
+                                           std::to_string(m.podDims.size()));
+        }
+    }
     if (m.podChips() > limits::kMaxChips) {
         r.fail("pod.dims", "more chips than the limit of " + std::to_string(limits::kMaxChips));
     }

@@ -71,6 +71,10 @@ struct Machine {
     // Pod and slices
     std::vector<int> podDims;
     std::vector<bool> podWrap;
+    // Chips are wired electrically in blocks of these dimensions and every link leaving a block
+    // (to the next block, or the wrap-around) runs through optical circuit switches; empty where
+    // the machine's sources say nothing of it. The 3-D view's link key names these links.
+    std::vector<int> opticalCube;
     std::optional<double> publishedAllReduceBps; // per pod
     std::optional<double> publishedBisectionBps; // per pod
     std::string calibrationFit;                  // resources/calibration/<fit>-fit.json

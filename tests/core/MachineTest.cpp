@@ -187,6 +187,18 @@ std::string refusal(const std::function<void(nlohmann::json&)>& edit) {
     return "accepted";
 }
 
+// Optical switching is a sourced fact where a machine's papers say it, and unstated elsewhere
+// (the view then names the links by where they run, nothing more).
+TEST(Machine, OpticalCubesAreReadWhereStated) {
+    const std::vector<int> cube{4, 4, 4};
+    EXPECT_EQ(bundledMachine("tpu-v4").opticalCube, cube);
+    EXPECT_EQ(bundledMachine("tpu-v5p").opticalCube, cube);
+    EXPECT_TRUE(bundledMachine("tpu-v3").opticalCube.empty());
+    nlohmann::json j = nlohmann::json::parse(bundledText("tpu-v4"));
+    j["pod"].erase("optical_cube");
+    EXPECT_TRUE(parseMachine(j.dump(), "test.json").opticalCube.empty());
+}
+
 TEST(Machine, LoaderRefusesBrokenFilesNamingTheKey) {
     EXPECT_NO_THROW(parseMachine(bundledText("tpu-v4"), "tpu-v4.json"));
     auto has = [](const std::string& message, const std::string& part) {
@@ -214,6 +226,8 @@ TEST(Machine, LoaderRefusesBrokenFilesNamingTheKey) {
     EXPECT_TRUE(has(e, "appears twice")) << e;
     e = refusal([](auto& j) { j["calibration"]["basis"] = "hoped"; });
     EXPECT_TRUE(has(e, "calibration.basis")) << e;
+    e = refusal([](auto& j) { j["pod"]["optical_cube"]["value"] = {4, 4}; });
+    EXPECT_TRUE(has(e, "pod.optical_cube") && has(e, "2 dimensions")) << e;
 
     EXPECT_THROW(parseMachine("{", "x.json"), InputError);
     EXPECT_THROW(parseMachine("[]", "x.json"), InputError);

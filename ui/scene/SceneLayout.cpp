@@ -93,6 +93,7 @@ struct Placement {
     // Links between layers are drawn as arcs under the chips, as wrap-around links are.
     std::vector<std::int32_t> block;
     std::vector<std::int32_t> layer;
+    std::vector<int> blockEdge;
     double largestChip = kDefaultChipSize;
 };
 
@@ -221,6 +222,7 @@ Placement placeExploded(const Topology& topology) {
     placement.normals.assign(placement.positions.size(), kAxisZ);
     placement.block = std::move(blocks.block);
     placement.layer = std::move(blocks.layer);
+    placement.blockEdge = std::move(blocks.blockEdge);
     placement.largestChip = kExplodedChipSize;
     for (int d = 0; d < topology.rank(); ++d) {
         placement.arcDims[static_cast<std::size_t>(d)] = topology.wraps(d);
@@ -366,6 +368,7 @@ SceneGeometry buildScene(const Topology& topology, LayoutKind layout, const Scen
     const bool arcs = options.wrapArcs && !unrolled;
     SceneGeometry geometry;
     geometry.chipPositions = std::move(placement.positions);
+    geometry.blockEdge = placement.blockEdge;
 
     // Reserve exactly: two points per straight link, kArcPoints per arc.
     std::int64_t arcLinks = 0;

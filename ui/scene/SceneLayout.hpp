@@ -55,6 +55,7 @@ struct SceneGeometry {
     // there is no link.
     std::vector<std::int32_t> linkIndexOfSlot;
     std::vector<LinkKind> linkKinds; // indexed like `links`
+    std::vector<int> blockEdge;      // chips per block along each dimension; empty: no blocks
     // Multislice: the DCN links, each a polyline through dcnPoints[dcnPointBegin[i] ..
     // dcnPointBegin[i+1]).
     std::vector<DcnLink> dcnLinks;

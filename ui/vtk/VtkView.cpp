@@ -1,5 +1,7 @@
 #include "vtk/VtkView.hpp"
 
+#include "scene/LinkKey.hpp"
+
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QOpenGLContext>
@@ -39,8 +41,11 @@ namespace {
 
 constexpr unsigned char kNeutralChip[3] = {150, 156, 166};
 constexpr unsigned char kNeutralLink[3] = {70, 76, 90};
-// Dashes of a straight link leaving its block (its arcs: every other segment).
+// Marks of a straight link leaving its block (scene/LinkKey.hpp: dashed between blocks, dotted
+// wrap-around); on arcs, dashes are every other segment and dots the first part of each.
 constexpr int kStraightDashes = 3;
+constexpr int kStraightDots = 6;
+constexpr double kDotShare = 0.3; // of a dot's period (or an arc's segment) that is drawn
 
 vtkSmartPointer<vtkUnsignedCharArray> colorArray(vtkIdType count, const unsigned char rgb[3]) {
     auto colors = vtkSmartPointer<vtkUnsignedCharArray>::New();
@@ -428,8 +433,18 @@ void VtkView::setScene(const SceneGeometry& scene) {
     for (std::size_t l = 0; l < scene.links.size(); ++l) {
         const auto begin = scene.linkPointBegin[l];
         const auto end = scene.linkPointBegin[l + 1];
-        const bool dashed = l < scene.linkKinds.size() && scene.linkKinds[l] != LinkKind::InBlock;
-        if (!dashed) {
+        const LinkStroke stroke =
+            l < scene.linkKinds.size() ? strokeOf(scene.linkKinds[l]) : LinkStroke::Solid;
+        // A piece from t0 to t1 of the segment a-b, as a cell of its own.
+        auto piece = [&](const Vec3& a, const Vec3& b, double t0, double t1) {
+            lines->InsertNextCell(2);
+            for (const double t : {t0, t1}) {
+                lines->InsertCellPoint(linkPoints->InsertNextPoint(
+                    a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t));
+            }
+            d.linkOfCell.push_back(static_cast<std::int32_t>(l));
+        };
+        if (stroke == LinkStroke::Solid) {
             lines->InsertNextCell(end - begin);
             for (auto p = begin; p < end; ++p) {
                 lines->InsertCellPoint(p);
@@ -437,9 +452,16 @@ void VtkView::setScene(const SceneGeometry& scene) {
             d.linkOfCell.push_back(static_cast<std::int32_t>(l));
             continue;
         }
+        const bool dotted = stroke == LinkStroke::Dotted;
         if (end - begin > 2) {
-            // An arc: every other segment, no new points (fewer primitives than the whole arc).
-            for (auto p = begin; p + 1 < end; p += 2) {
+            // An arc. Dashed: every other segment, no new points (fewer primitives than the
+            // whole arc). Dotted: the first part of every segment.
+            for (auto p = begin; p + 1 < end; p += dotted ? 1 : 2) {
+                if (dotted) {
+                    piece(scene.linkPoints[static_cast<std::size_t>(p)],
+                          scene.linkPoints[static_cast<std::size_t>(p + 1)], 0, kDotShare);
+                    continue;
+                }
                 lines->InsertNextCell(2);
                 lines->InsertCellPoint(p);
                 lines->InsertCellPoint(p + 1);
@@ -447,18 +469,16 @@ void VtkView::setScene(const SceneGeometry& scene) {
             }
             continue;
         }
-        // A straight link: kStraightDashes dashes with gaps as long between them.
+        // A straight link: kStraightDashes dashes with gaps as long between them, or
+        // kStraightDots dots with longer gaps.
         const Vec3& a = scene.linkPoints[static_cast<std::size_t>(begin)];
         const Vec3& b = scene.linkPoints[static_cast<std::size_t>(begin + 1)];
-        constexpr int kPieces = 2 * kStraightDashes - 1;
-        for (int k = 0; k < kPieces; k += 2) {
-            lines->InsertNextCell(2);
-            for (int e = k; e <= k + 1; ++e) {
-                const double t = static_cast<double>(e) / kPieces;
-                lines->InsertCellPoint(linkPoints->InsertNextPoint(
-                    a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t));
-            }
-            d.linkOfCell.push_back(static_cast<std::int32_t>(l));
+        const int marks = dotted ? kStraightDots : kStraightDashes;
+        const double share = dotted ? kDotShare : 0.5;
+        // Periods so that the last mark ends at b: marks - 1 whole periods and one mark.
+        const double period = 1.0 / (marks - 1 + share);
+        for (int k = 0; k < marks; ++k) {
+            piece(a, b, k * period, (k + share) * period);
         }
     }
     d.linkMidpoints.clear();

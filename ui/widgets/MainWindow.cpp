@@ -13,6 +13,7 @@
 #include "widgets/ExportMenu.hpp"
 #include "widgets/LatestOnlyRunner.hpp"
 #include "widgets/LegendWidget.hpp"
+#include "widgets/LinkKeyWidget.hpp"
 #include "widgets/ReplayClock.hpp"
 #include "widgets/TimelinePanel.hpp"
 #include "widgets/TuneDialog.hpp"
@@ -323,6 +324,7 @@ void MainWindow::buildControls() {
     auto* side = new QWidget(this);
     auto* sideColumn = new QVBoxLayout(side);
     linkLegend_ = new LegendWidget(side);
+    linkKey_ = new LinkKeyWidget(side);
     chipLegend_ = new LegendWidget(side);
     details_ = new QLabel(tr("Click a chip for its details."), side);
     details_->setWordWrap(true);
@@ -330,6 +332,7 @@ void MainWindow::buildControls() {
     details_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     details_->setMinimumWidth(120);
     sideColumn->addWidget(linkLegend_);
+    sideColumn->addWidget(linkKey_);
     sideColumn->addWidget(chipLegend_);
     sideColumn->addWidget(details_, 1);
     auto* dock = new QDockWidget(tr("Legend and details"), this);
@@ -652,6 +655,7 @@ void MainWindow::rebuildScene() {
     SceneOptions options = sceneOptions_;
     options.slices = sceneSlices();
     scene_ = std::make_unique<SceneGeometry>(buildScene(*sceneTopology(), layout_, options));
+    linkKey_->setKey(linkKey(*scene_, bundledMachine(run_->scenario.hardware).opticalCube));
     rebuildColorings();
     if (view_) {
         view_->setScene(*scene_);

@@ -26,6 +26,7 @@ class DemoPlayer;
 class Explorer;
 class TuneDialog;
 class LegendWidget;
+class LinkKeyWidget;
 class ReplayClock;
 template <class Result> class LatestOnlyRunner;
 class TimelinePanel;
@@ -94,6 +95,7 @@ public:
     QString caption() const;
     LegendWidget* chipLegend() const { return chipLegend_; }
     LegendWidget* linkLegend() const { return linkLegend_; }
+    LinkKeyWidget* linkKey() const { return linkKey_; }
     void selectChip(ChipId chip);
     // `link`: index into the scene's links.
     void selectLink(int link);
@@ -215,6 +217,7 @@ private:
     QComboBox* speedBox_ = nullptr;
     LegendWidget* chipLegend_ = nullptr;
     LegendWidget* linkLegend_ = nullptr;
+    LinkKeyWidget* linkKey_ = nullptr;
 };
 
 } // namespace podscope::ui

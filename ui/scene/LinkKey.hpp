@@ -1,0 +1,28 @@
+#pragma once
+
+#include "scene/SceneLayout.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace podscope::ui {
+
+// How each kind of link is drawn, one place for the view and its key: inside a block solid,
+// between blocks dashed, wrap-around dotted; the DCN between slices as long curves.
+enum class LinkStroke : std::uint8_t { Solid, Dashed, Dotted, Curve };
+
+LinkStroke strokeOf(LinkKind kind);
+
+struct LinkKeyEntry {
+    LinkStroke stroke = LinkStroke::Solid;
+    std::string label;
+    bool operator==(const LinkKeyEntry&) const = default;
+};
+
+// The key of the kinds of link this scene draws, and only those: inside a block, between blocks,
+// wrap-around, DCN. `opticalCube` is the machine's (Machine::opticalCube): where the scene's blocks
+// are those cubes, the links leaving them are named optical.
+std::vector<LinkKeyEntry> linkKey(const SceneGeometry& scene, const std::vector<int>& opticalCube);
+
+} // namespace podscope::ui
