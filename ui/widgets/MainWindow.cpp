@@ -655,7 +655,7 @@ void MainWindow::rebuildScene() {
     SceneOptions options = sceneOptions_;
     options.slices = sceneSlices();
     scene_ = std::make_unique<SceneGeometry>(buildScene(*sceneTopology(), layout_, options));
-    linkKey_->setKey(linkKey(*scene_, bundledMachine(run_->scenario.hardware).opticalCube));
+    linkKey_->setKey(ui::linkKey(*scene_, bundledMachine(run_->scenario.hardware).opticalCube));
     rebuildColorings();
     if (view_) {
         view_->setScene(*scene_);
