@@ -17,6 +17,7 @@
 #include "training/ScenarioJson.hpp"
 #include "training/StepModel.hpp"
 #include "widgets/ControlPanel.hpp"
+#include "widgets/LinkKeyWidget.hpp"
 #include "widgets/MainWindow.hpp"
 #include "widgets/MemoryBar.hpp"
 #include "widgets/WhatIfPanel.hpp"
@@ -441,6 +442,35 @@ private slots:
                  QString("input"));
         // The panel shows what the document holds, and reading it back changes nothing.
         QCOMPARE(explorer_->document().scenario().inputCost.decodeS.value_or(0), 0.05);
+    }
+
+    // Issue 20: the key of the link kinds follows the machine and the slices: a v4 slice of full
+    // cubes names its optical links, a v3 pod its wrap-around, four v5e slices their DCN.
+    void theLinkKeyNamesTheLinksTheViewDraws() {
+        const auto labels = [this] {
+            QStringList out;
+            for (const LinkKeyEntry& entry : window_->linkKey()->key()) {
+                out << QString::fromStdString(entry.label);
+            }
+            return out;
+        };
+        QTRY_COMPARE(labels(), (QStringList{"ICI link", "wrap-around"})); // the v3 multipod
+        QVERIFY(!window_->linkKey()->isHidden());
+        Scenario v4 = explorer_->document().scenario();
+        v4.hardware = "tpu-v4";
+        useStandardSlice(v4, 128);
+        v4.globalBatch = 4096;
+        explorer_->document().edit(v4, "tpu-v4");
+        QVERIFY(waitForAnalysis());
+        QTRY_COMPARE(labels(), (QStringList{"in a 4x4x4 cube (electrical)", "between cubes (optical)",
+                                            "wrap-around (optical)"}));
+        Scenario v5e = v4;
+        v5e.hardware = "tpu-v5e";
+        useStandardSlice(v5e, 256);
+        v5e.slices = 4;
+        explorer_->document().edit(v5e, "tpu-v5e");
+        QVERIFY(waitForAnalysis());
+        QTRY_VERIFY(!labels().isEmpty() && labels().back() == "DCN, one per host");
     }
 
     // Issue 20: the slices and the DCN bandwidth are rows of the panel, from the settings table;

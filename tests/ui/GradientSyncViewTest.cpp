@@ -2,6 +2,8 @@
 // and the event engine's length of the collective agrees with the analytic engine's that the
 // step model charges (two engines, one plan).
 #include "view/ScenarioRun.hpp"
+#include "view/FrameColoring.hpp"
+#include "view/MultisliceSum.hpp"
 #include "view/TrainingAnalysis.hpp"
 
 #include "collective/AnalyticEngine.hpp"
@@ -9,6 +11,7 @@
 #include "training/StepModel.hpp"
 #include "training/StepPlan.hpp"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 
 namespace podscope::ui {
@@ -51,6 +54,109 @@ TEST(GradientSyncView, ATwistedTorusIsReplayedTwisted) {
     scenario.globalBatch = 1024;
     const auto run = runScenario(gradientSyncView(scenario, simulateTraining(scenario)));
     EXPECT_TRUE(run->topology.twisted(0) || run->topology.twisted(1));
+}
+
+// Four v5e pods over the DCN: the replay is the plan's hierarchical sum, reduce-scatter over the
+// ICI, the core's DCN stage, all-gather over the ICI, in that order.
+TEST(GradientSyncView, AMultisliceSumReplaysTheDcnStageBetweenTheIciParts) {
+    Scenario scenario = loadPreset("mlperf07-resnet50-tf-4096").scenario;
+    scenario.hardware = "tpu-v5e";
+    scenario.topology = "16x16";
+    scenario.wrap = "xy";
+    scenario.slices = 4;
+    scenario.globalBatch = 4096;
+    const TrainingResult result = simulateTraining(scenario);
+    ASSERT_GT(result.dcnSyncS, 0);
+    const ViewScenario view = gradientSyncView(scenario, result);
+    EXPECT_EQ(view.slices, 4);
+    EXPECT_EQ(view.dcnStageS, result.dcnSyncS);
+    const auto run = runScenario(view);
+
+    // The DCN stage lasts what the core charges, after the last reduce-scatter transfer and
+    // before the first all-gather one; no ICI transfer runs during it.
+    EXPECT_DOUBLE_EQ(run->dcnEndS - run->dcnStartS, result.dcnSyncS);
+    const Record& record = run->simulation.record;
+    int before = 0, after = 0;
+    for (const auto& transfer : record.transfers) {
+        EXPECT_TRUE(transfer.endS <= run->dcnStartS + 1e-15 || transfer.startS >= run->dcnEndS);
+        (transfer.startS < run->dcnStartS ? before : after) += 1;
+    }
+    EXPECT_GT(before, 0);
+    EXPECT_EQ(before, after); // a reduce-scatter and an all-gather step alike on the same rings
+    EXPECT_EQ(run->replay->caption((run->dcnStartS + run->dcnEndS) / 2),
+              "gradient all-reduce across 4 slices (DCN)");
+    EXPECT_NE(run->replay->caption(run->dcnStartS / 2).find("reduce-scatter"), std::string::npos);
+    EXPECT_NE(run->replay->caption((run->dcnEndS + run->replay->durationS()) / 2).find("all-gather"),
+              std::string::npos);
+
+    // The whole replay: the ICI parts as the analytic engine times them for one slice, plus the
+    // DCN stage, within 5%; and no more than the step's gradient sync.
+    const Topology slice = scenarioTopology(scenario);
+    double ici = 0;
+    for (const CollectiveSpec& spec : gradientCollectives(scenario)) {
+        ici += runAnalytic(slice, spec).timeS;
+    }
+    EXPECT_NEAR(run->simulation.results.front().timeS / (ici + result.dcnSyncS), 1.0, 0.05);
+    EXPECT_NEAR(run->replay->durationS(), run->simulation.results.front().timeS,
+                1e-9 * run->replay->durationS());
+    EXPECT_LE(run->simulation.results.front().timeS, result.gradientSyncS * 1.05);
+}
+
+TEST(GradientSyncView, TheDcnLinksAndChipsAreBusyOnlyDuringTheDcnStage) {
+    Scenario scenario = loadPreset("mlperf07-resnet50-tf-4096").scenario;
+    scenario.hardware = "tpu-v5e";
+    scenario.topology = "4x4";
+    scenario.wrap.reset(); // the slice's own (a 4x4 v5e slice wraps in neither dimension)
+    scenario.slices = 2;
+    scenario.globalBatch = 1024;
+    const auto run = runScenario(gradientSyncView(scenario, simulateTraining(scenario)));
+    SceneOptions options;
+    options.slices = 2;
+    const SceneGeometry scene = buildScene(run->topology, LayoutKind::Grid, options);
+    FrameColoring coloring(run->topology, scene, *run->replay, {1, 1});
+    coloring.setDcnStage(run->dcnStartS, run->dcnEndS);
+    FrameColors during, before;
+    coloring.compute((run->dcnStartS + run->dcnEndS) / 2, 1e-6, ColorMode::ChipState, during);
+    coloring.compute(run->dcnStartS / 2, 1e-6, ColorMode::ChipState, before);
+    EXPECT_FALSE(during.dcnLink == FrameColors{}.dcnLink);
+    EXPECT_TRUE(before.dcnLink == FrameColors{}.dcnLink);
+    EXPECT_TRUE(std::all_of(during.chips.begin(), during.chips.end(),
+                            [&](const Rgb& c) { return c == during.chips.front(); }));
+    ASSERT_FALSE(during.chipLegend.categories.empty());
+    EXPECT_EQ(during.chipLegend.categories.front().first, "communicating");
+    EXPECT_TRUE(during.chips.front() == during.chipLegend.categories.front().second);
+}
+
+// Joining two records keeps each one's transfers on its own rings and links, shifted after the
+// gap, and the phases in order with the gap between them.
+TEST(MultisliceSum, JoinedRecordsKeepTheirRingsAndShiftTheSecond) {
+    Record a;
+    a.rings.push_back({0, 0, 0, 0, 2, 100});
+    a.linkIds = {3, 4};
+    a.linkDurationS = {1.0, 1.5};
+    a.transfers.push_back({0.0, 2.0, 0, 0, 0});
+    a.phases.push_back({0, "reduce-scatter along X", 0.0, 2.0});
+    Record b;
+    b.rings.push_back({0, 0, 0, 0, 1, 50});
+    b.linkIds = {7};
+    b.linkDurationS = {0.5};
+    b.transfers.push_back({0.0, 0.5, 0, 0, 0});
+    b.phases.push_back({0, "all-gather along X", 0.0, 0.5});
+    const Record j = joinRecords(a, 3.0, "across", b);
+    ASSERT_EQ(j.phases.size(), 3u);
+    EXPECT_EQ(j.phases[1].name, "across");
+    EXPECT_DOUBLE_EQ(j.phases[1].startS, 2.0);
+    EXPECT_DOUBLE_EQ(j.phases[1].endS, 5.0);
+    EXPECT_DOUBLE_EQ(j.phases[2].startS, 5.0);
+    EXPECT_DOUBLE_EQ(j.phases[2].endS, 5.5);
+    ASSERT_EQ(j.transfers.size(), 2u);
+    EXPECT_DOUBLE_EQ(j.transfers[1].startS, 5.0);
+    EXPECT_EQ(j.transfers[1].ring, 1);
+    const auto& ring = j.rings[1];
+    EXPECT_EQ(ring.phase, 2); // the all-gather phase's index in the joined record
+    ASSERT_EQ(ring.linkEnd - ring.linkBegin, 1);
+    EXPECT_EQ(j.linkIds[static_cast<std::size_t>(ring.linkBegin)], 7);
+    EXPECT_DOUBLE_EQ(j.linkDurationS[static_cast<std::size_t>(ring.linkBegin)], 0.5);
 }
 
 } // namespace

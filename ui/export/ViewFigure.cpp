@@ -1,6 +1,7 @@
 #include "export/ViewFigure.hpp"
 
 #include "charts/FigureStyle.hpp"
+#include "charts/LinkStrokeSample.hpp"
 #include "charts/WordWrap.hpp"
 #include "figure/AxisTicks.hpp"
 #include "figure/Palette.hpp"
@@ -67,6 +68,12 @@ AxisTicks colorBarTicks(const Legend& links, double height, const Metrics& m) {
              {links.maximum, formatTick(links.maximum, NumberStyle::Decimal, 1)}}};
 }
 
+const QString kLinkKindsTitle = QStringLiteral("Links drawn");
+
+bool showsLinkKinds(const ViewFigureContent& content, const ViewFigureOptions& options) {
+    return options.legend && content.linkKinds.size() > 1;
+}
+
 QString legendTitle(const Legend& legend) {
     const QString title = QString::fromStdString(legend.title);
     return legend.unit.empty() ? title : title + " (" + QString::fromStdString(legend.unit) + ")";
@@ -82,6 +89,13 @@ double columnWidth(const ViewFigureContent& content, const ViewFigureOptions& op
         for (const auto& [name, colour] : content.chips.categories) {
             width = std::max(width, text.height() * 1.6 +
                                         text.horizontalAdvance(QString::fromStdString(name)));
+        }
+    }
+    if (showsLinkKinds(content, options)) {
+        width = std::max(width, title.horizontalAdvance(kLinkKindsTitle));
+        for (const LinkKeyEntry& entry : content.linkKinds) {
+            width = std::max(width, text.height() * 2.4 +
+                                        text.horizontalAdvance(QString::fromStdString(entry.label)));
         }
     }
     if (options.colorBar) {
@@ -152,6 +166,24 @@ QImage composeViewFigure(const QImage& scene, QSize size, const ViewFigureConten
             p.drawRect(QRectF(left, y + (text.height() - swatch) / 2, swatch, swatch));
             p.drawText(QPointF(left + text.height() * 1.6, y + text.ascent()),
                        QString::fromStdString(name));
+            y += text.lineSpacing() * 1.15;
+        }
+        y += m.pad;
+    }
+    if (showsLinkKinds(content, options)) {
+        p.setFont(m.legendTitle);
+        p.setPen(ink);
+        p.drawText(QPointF(left, y + title.ascent()), kLinkKindsTitle);
+        y += title.lineSpacing() * 1.2;
+        p.setFont(m.text);
+        const double sample = text.height() * 1.8;
+        for (const LinkKeyEntry& entry : content.linkKinds) {
+            drawLinkStroke(p, entry.stroke,
+                           QRectF(left, y + text.height() * 0.3, sample, text.height() * 0.4), ink,
+                           std::max(1.5, 2.5 * m.scale));
+            p.setPen(ink);
+            p.drawText(QPointF(left + text.height() * 2.4, y + text.ascent()),
+                       QString::fromStdString(entry.label));
             y += text.lineSpacing() * 1.15;
         }
         y += m.pad;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "color/ColorScale.hpp"
+#include "scene/LinkKey.hpp"
 
 #include <QImage>
 #include <QRect>
@@ -14,7 +15,7 @@ namespace podscope::ui {
 // as before). On the command line: --export-legend, --export-colorbar, --export-caption,
 // --export-light; in File > Export > 3-D view, four check boxes.
 struct ViewFigureOptions {
-    bool legend = false;          // the chip colours (state, group, host or pod) with their names
+    bool legend = false; // the chip colours (state, group, host or pod) and the link kinds drawn
     bool colorBar = false;        // the link-utilisation scale with ticks and unit
     bool caption = false;         // configuration, phase and time above the scene
     bool lightBackground = false; // white behind the scene and the overlays, for print
@@ -28,6 +29,7 @@ struct ViewFigureContent {
     QString time;          // "t = 412 µs of 1,230 µs"
     Legend chips;          // categories
     Legend links;          // continuous, 0..100 %
+    std::vector<LinkKeyEntry> linkKinds; // the view's key of link kinds (one kind: no key)
 };
 
 // The background colours: the view's own dark blue-grey, or white for print.

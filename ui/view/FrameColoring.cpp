@@ -69,9 +69,16 @@ FrameColoring::FrameColoring(const Topology& topology, const SceneGeometry& scen
     , tile_(std::move(replicaTile))
     , replicasPerChip_(std::max(replicasPerChip, 1)) {}
 
+void FrameColoring::setDcnStage(double startS, double endS) {
+    dcnStartS_ = startS;
+    dcnEndS_ = endS;
+}
+
 void FrameColoring::compute(double t, double windowS, ColorMode mode, FrameColors& out) {
     replay_.linkUtilization(t, windowS, utilization_);
-    out.dcnLink = FrameColors{}.dcnLink; // the collective replay is one slice's: no DCN stage
+    // The DCN stage runs at the DCN's full rate (the core times it bandwidth-bound).
+    const bool acrossSlices = t >= dcnStartS_ && t < dcnEndS_;
+    out.dcnLink = acrossSlices ? utilizationColor(1.0f) : FrameColors{}.dcnLink;
     out.links.resize(scene_.links.size());
     for (std::size_t i = 0; i < scene_.links.size(); ++i) {
         out.links[i] = utilizationColor(utilization_[static_cast<std::size_t>(scene_.links[i])]);
@@ -87,7 +94,7 @@ void FrameColoring::compute(double t, double windowS, ColorMode mode, FrameColor
     case ColorMode::ChipState: {
         replay_.chipActivity(t, activity_);
         for (std::size_t c = 0; c < chips; ++c) {
-            const ChipActivity a = activity_[c];
+            const ChipActivity a = acrossSlices ? ChipActivity::Communicating : activity_[c];
             out.chips[c] = a == ChipActivity::Communicating ? kCommunicating
                            : a == ChipActivity::Waiting     ? kWaiting
                                                             : kIdle;

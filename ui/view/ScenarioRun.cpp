@@ -2,6 +2,7 @@
 
 #include "training/Scenario.hpp"
 #include "training/StepPlan.hpp"
+#include "view/MultisliceSum.hpp"
 
 #include <chrono>
 
@@ -34,7 +35,7 @@ bool sameView(const ViewScenario& a, const ViewScenario& b) {
     const auto& x = a.collective;
     const auto& y = b.collective;
     return a.hardware == b.hardware && a.topology == b.topology && a.wrap == b.wrap &&
-           a.twisted == b.twisted &&
+           a.twisted == b.twisted && a.slices == b.slices && a.dcnStageS == b.dcnStageS &&
            a.modelParallelTile == b.modelParallelTile && a.replicasPerChip == b.replicasPerChip &&
            a.linkBandwidthGBps == b.linkBandwidthGBps && a.linkLatencyUs == b.linkLatencyUs &&
            a.crossPodBandwidthGBps == b.crossPodBandwidthGBps && x.op == y.op &&
@@ -59,7 +60,18 @@ Topology viewTopology(const ViewScenario& view) {
 std::shared_ptr<const ScenarioRun> runScenario(const ViewScenario& scenario, const StopFlag* stop) {
     const auto began = std::chrono::steady_clock::now();
     auto run = std::make_shared<ScenarioRun>(scenario, viewTopology(scenario));
-    run->simulation = runEventEngine(run->topology, scenario.collective, stop);
+    if (scenario.slices > 1 && scenario.collective.op == CollectiveOp::AllReduce) {
+        run->simulation = multisliceGradientSum(run->topology, scenario.collective,
+                                                scenario.slices, scenario.dcnStageS, stop);
+        for (const auto& phase : run->simulation.record.phases) {
+            if (phase.name == dcnStageName(scenario.slices)) {
+                run->dcnStartS = phase.startS;
+                run->dcnEndS = phase.endS;
+            }
+        }
+    } else {
+        run->simulation = runEventEngine(run->topology, scenario.collective, stop);
+    }
     run->replay = std::make_unique<Replay>(run->topology, run->simulation.record);
     run->wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
     return run;

@@ -28,6 +28,11 @@ struct ViewScenario {
     CollectiveSpec collective = defaultCollective();
     std::vector<int> modelParallelTile{1, 1}; // chips per replica along each dimension
     int replicasPerChip = 1;                  // 2 when each core holds a replica of its own
+    // Multislice: the slices and the core's DCN stage of the gradient sum. With more than one
+    // slice an all-reduce is replayed as the plan runs it: reduce-scatter, the DCN stage, then
+    // all-gather (view/MultisliceSum.hpp).
+    int slices = 1;
+    double dcnStageS = 0;
 
     static CollectiveSpec defaultCollective() {
         CollectiveSpec spec;
@@ -44,6 +49,8 @@ struct ScenarioRun {
     EventSimulation simulation;
     std::unique_ptr<Replay> replay;
     double wallS = 0;
+    // The DCN stage in the replay's time (multislice); empty span otherwise.
+    double dcnStartS = 0, dcnEndS = 0;
 
     ScenarioRun(ViewScenario s, Topology t)
         : scenario(std::move(s))

@@ -67,6 +67,8 @@ ViewScenario gradientSyncView(const Scenario& scenario, const TrainingResult& re
     view.collective.op = CollectiveOp::AllReduce;
     view.modelParallelTile = result.plan.replicaTile;
     view.replicasPerChip = result.plan.replicasPerChip;
+    view.slices = result.slices;
+    view.dcnStageS = result.dcnSyncS;
     if (view.modelParallelTile.empty()) {
         view.modelParallelTile = {1, 1};
     }

@@ -18,6 +18,7 @@
 #include "vtk/VtkView.hpp"
 #include "widgets/Explorer.hpp"
 #include "widgets/ExportDialogs.hpp"
+#include "widgets/LinkKeyWidget.hpp"
 #include "widgets/MainWindow.hpp"
 
 #include <QApplication>
@@ -130,6 +131,7 @@ ViewFigureContent viewFigureContent(const MainWindow& window) {
                        .arg(reading.section(QStringLiteral(" / "), 0, 0),
                             reading.section(QStringLiteral(" / "), 1));
     content.chips = window.frame().chipLegend;
+    content.linkKinds = window.linkKey()->key();
     content.links = window.frame().linkLegend;
     return content;
 }

@@ -1,42 +1,27 @@
 #include "widgets/LinkKeyWidget.hpp"
 
+#include "charts/LinkStrokeSample.hpp"
+
 #include <QPainter>
-#include <QPainterPath>
+
+#include <algorithm>
 
 namespace podscope::ui {
 namespace {
 
 constexpr int kRow = 20;
 constexpr int kSampleWidth = 28;
-
-// The stroke as the view draws it, at legend scale: solid, dashes as long as their gaps, short
-// dots with long gaps, or a curve.
-void drawSample(QPainter& painter, LinkStroke stroke, const QRect& box) {
-    QPen pen(painter.pen().color(), 2);
-    pen.setCapStyle(Qt::FlatCap);
-    const int y = box.center().y();
-    QPainterPath path(QPointF(box.left(), y));
-    switch (stroke) {
-    case LinkStroke::Solid: break;
-    case LinkStroke::Dashed: pen.setDashPattern({3, 3}); break;
-    case LinkStroke::Dotted: pen.setDashPattern({1, 3}); break;
-    case LinkStroke::Curve:
-        path = QPainterPath(QPointF(box.left(), box.bottom() - 2));
-        path.quadTo(QPointF(box.center().x(), box.top() - 4), QPointF(box.right(), box.bottom() - 2));
-        break;
-    }
-    if (stroke != LinkStroke::Curve) {
-        path.lineTo(box.right(), y);
-    }
-    painter.setPen(pen);
-    painter.drawPath(path);
-}
+constexpr int kMargin = 6;
+constexpr int kSpacing = 14; // between entries of a row
 
 } // namespace
 
 LinkKeyWidget::LinkKeyWidget(QWidget* parent)
     : QWidget(parent) {
-    setMinimumWidth(180);
+    QSizePolicy policy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    policy.setHeightForWidth(true);
+    setSizePolicy(policy);
+    setToolTip(tr("Links drawn: the kind of each link by its stroke; colour says its use"));
     setVisible(false);
 }
 
@@ -51,29 +36,50 @@ void LinkKeyWidget::setKey(std::vector<LinkKeyEntry> key) {
     update();
 }
 
+std::vector<QRect> LinkKeyWidget::entryRects(int width) const {
+    std::vector<QRect> rects;
+    int x = kMargin;
+    int y = 2;
+    for (const LinkKeyEntry& entry : key_) {
+        const int w = kSampleWidth + 6 +
+                      fontMetrics().horizontalAdvance(QString::fromStdString(entry.label));
+        if (x > kMargin && x + w > width - kMargin) {
+            x = kMargin;
+            y += kRow;
+        }
+        rects.emplace_back(x, y, w, kRow);
+        x += w + kSpacing;
+    }
+    return rects;
+}
+
+int LinkKeyWidget::heightForWidth(int width) const {
+    const auto rects = entryRects(width);
+    return rects.empty() ? 0 : rects.back().bottom() + 3;
+}
+
 QSize LinkKeyWidget::sizeHint() const {
-    return {200, 8 + static_cast<int>(key_.size() + 1) * kRow};
+    const int width = std::max(this->width(), 200);
+    return {200, heightForWidth(width)};
+}
+
+QSize LinkKeyWidget::minimumSizeHint() const {
+    return sizeHint();
 }
 
 void LinkKeyWidget::paintEvent(QPaintEvent*) {
     QPainter painter(this);
     painter.setRenderHint(QPainter::Antialiasing);
     const QColor text = palette().color(QPalette::WindowText);
-    painter.setPen(text);
-    QFont bold = font();
-    bold.setBold(true);
-    painter.setFont(bold);
-    painter.drawText(QRect(4, 2, width() - 8, kRow - 2), Qt::AlignLeft | Qt::AlignVCenter,
-                     tr("Links drawn"));
-    painter.setFont(font());
-    int y = kRow + 4;
-    for (const LinkKeyEntry& entry : key_) {
+    const auto rects = entryRects(width());
+    for (std::size_t i = 0; i < key_.size(); ++i) {
+        const QRect& r = rects[i];
+        drawLinkStroke(painter, key_[i].stroke,
+                       QRectF(r.left(), r.top() + 6, kSampleWidth, kRow - 12), text, 2);
         painter.setPen(text);
-        drawSample(painter, entry.stroke, QRect(6, y + 3, kSampleWidth, kRow - 6));
-        painter.setPen(text);
-        painter.drawText(QRect(kSampleWidth + 12, y, width() - kSampleWidth - 16, kRow),
-                         Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(entry.label));
-        y += kRow;
+        painter.drawText(QRect(r.left() + kSampleWidth + 6, r.top(), r.width() - kSampleWidth - 6,
+                               kRow),
+                         Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(key_[i].label));
     }
 }
 
