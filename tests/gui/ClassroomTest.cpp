@@ -12,6 +12,7 @@
 #include "widgets/DemoPlayer.hpp"
 #include "widgets/Explorer.hpp"
 #include "widgets/LegendWidget.hpp"
+#include "widgets/LinkKeyWidget.hpp"
 #include "widgets/MainWindow.hpp"
 #include "widgets/TimelinePanel.hpp"
 
@@ -125,6 +126,15 @@ QStringList cutTexts(const QWidget& window) {
                      QString("%1 px of the %2 its entries need")
                          .arg(legend->height())
                          .arg(legend->sizeHint().height()));
+        }
+    }
+    // The key of link kinds flows in rows: all of them, or some are cut.
+    for (const LinkKeyWidget* key : window.findChildren<LinkKeyWidget*>()) {
+        if (key->isVisible() && key->height() < key->heightForWidth(key->width())) {
+            describe(key, "link key",
+                     QString("%1 px of the %2 its entries need")
+                         .arg(key->height())
+                         .arg(key->heightForWidth(key->width())));
         }
     }
     // A number box's text, its special value ("as the model does") among them: wider than the
