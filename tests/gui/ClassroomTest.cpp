@@ -128,13 +128,24 @@ QStringList cutTexts(const QWidget& window) {
                          .arg(legend->sizeHint().height()));
         }
     }
-    // The key of link kinds flows in rows: all of them, or some are cut.
+    // The key of link kinds flows in rows: all of them within its height and width, or some
+    // are cut.
     for (const LinkKeyWidget* key : window.findChildren<LinkKeyWidget*>()) {
-        if (key->isVisible() && key->height() < key->heightForWidth(key->width())) {
+        if (!key->isVisible()) {
+            continue;
+        }
+        if (key->height() < key->heightForWidth(key->width())) {
             describe(key, "link key",
                      QString("%1 px of the %2 its entries need")
                          .arg(key->height())
                          .arg(key->heightForWidth(key->width())));
+        }
+        for (const QRect& entry : key->entryRects(key->width())) {
+            if (entry.right() >= key->width()) {
+                describe(key, "link key", QString("an entry ends at %1 px of %2")
+                                              .arg(entry.right())
+                                              .arg(key->width()));
+            }
         }
     }
     // A number box's text, its special value ("as the model does") among them: wider than the

@@ -13,6 +13,7 @@ constexpr int kRow = 20;
 constexpr int kSampleWidth = 28;
 constexpr int kMargin = 6;
 constexpr int kSpacing = 14; // between entries of a row
+constexpr int kGap = 6;      // between a sample and its label
 
 } // namespace
 
@@ -38,24 +39,45 @@ void LinkKeyWidget::setKey(std::vector<LinkKeyEntry> key) {
 
 std::vector<QRect> LinkKeyWidget::entryRects(int width) const {
     std::vector<QRect> rects;
+    const int room = std::max(width - 2 * kMargin, kSampleWidth + 40);
+    const int textRoom = room - kSampleWidth - kGap;
     int x = kMargin;
     int y = 2;
+    int rowHeight = kRow;
     for (const LinkKeyEntry& entry : key_) {
-        const int w = kSampleWidth + 6 +
-                      fontMetrics().horizontalAdvance(QString::fromStdString(entry.label));
-        if (x > kMargin && x + w > width - kMargin) {
-            x = kMargin;
-            y += kRow;
+        const QString label = QString::fromStdString(entry.label);
+        int w = kSampleWidth + kGap + fontMetrics().horizontalAdvance(label) + 2; // + rounding
+        int h = kRow;
+        if (w > room) {
+            // Wider than the column: on a row of its own, the label wrapped.
+            w = room;
+            h = std::max(kRow, fontMetrics()
+                                       .boundingRect(QRect(0, 0, textRoom, 1000),
+                                                     Qt::TextWordWrap, label)
+                                       .height() +
+                                   4);
         }
-        rects.emplace_back(x, y, w, kRow);
+        if (x > kMargin && x + w > kMargin + room) {
+            x = kMargin;
+            y += rowHeight;
+            rowHeight = kRow;
+        }
+        rects.emplace_back(x, y, w, h);
+        rowHeight = std::max(rowHeight, h);
         x += w + kSpacing;
+        if (w == room) {
+            x = kMargin + room; // nothing joins a wrapped entry's row
+        }
     }
     return rects;
 }
 
 int LinkKeyWidget::heightForWidth(int width) const {
-    const auto rects = entryRects(width);
-    return rects.empty() ? 0 : rects.back().bottom() + 3;
+    int bottom = 0;
+    for (const QRect& r : entryRects(width)) {
+        bottom = std::max(bottom, r.bottom() + 3);
+    }
+    return bottom;
 }
 
 QSize LinkKeyWidget::sizeHint() const {
@@ -77,9 +99,10 @@ void LinkKeyWidget::paintEvent(QPaintEvent*) {
         drawLinkStroke(painter, key_[i].stroke,
                        QRectF(r.left(), r.top() + 6, kSampleWidth, kRow - 12), text, 2);
         painter.setPen(text);
-        painter.drawText(QRect(r.left() + kSampleWidth + 6, r.top(), r.width() - kSampleWidth - 6,
-                               kRow),
-                         Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(key_[i].label));
+        painter.drawText(QRect(r.left() + kSampleWidth + kGap, r.top() + 2,
+                               r.width() - kSampleWidth - kGap, r.height() - 2),
+                         Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
+                         QString::fromStdString(key_[i].label));
     }
 }
 

@@ -23,14 +23,14 @@ public:
     int heightForWidth(int width) const override;
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
+    // Where each entry goes at this width, its sample and label, row by row; an entry wider
+    // than the width has a row of its own and its label wrapped.
+    std::vector<QRect> entryRects(int width) const;
 
 protected:
     void paintEvent(QPaintEvent* event) override;
 
 private:
-    // Where each entry goes at this width: its sample and label, row by row.
-    std::vector<QRect> entryRects(int width) const;
-
     std::vector<LinkKeyEntry> key_;
 };
 
