@@ -70,6 +70,10 @@ TEST(GradientSyncView, AMultisliceSumReplaysTheDcnStageBetweenTheIciParts) {
     const ViewScenario view = gradientSyncView(scenario, result);
     EXPECT_EQ(view.slices, 4);
     EXPECT_EQ(view.dcnStageS, result.dcnSyncS);
+    // The DCN links' use over the stage: what podscope-cli prints as the rate in use (19 GB/s)
+    // over the machine's 25 GB/s per host; the per-step latency takes the rest.
+    EXPECT_GT(view.dcnLinkUse, 0.5);
+    EXPECT_LT(view.dcnLinkUse, 1.0);
     const auto run = runScenario(view);
 
     // The DCN stage lasts what the core charges, after the last reduce-scatter transfer and
@@ -114,11 +118,12 @@ TEST(GradientSyncView, TheDcnLinksAndChipsAreBusyOnlyDuringTheDcnStage) {
     options.slices = 2;
     const SceneGeometry scene = buildScene(run->topology, LayoutKind::Grid, options);
     FrameColoring coloring(run->topology, scene, *run->replay, {1, 1});
-    coloring.setDcnStage(run->dcnStartS, run->dcnEndS);
+    coloring.setDcnStage(run->dcnStartS, run->dcnEndS, run->dcnLinkUse);
     FrameColors during, before;
     coloring.compute((run->dcnStartS + run->dcnEndS) / 2, 1e-6, ColorMode::ChipState, during);
     coloring.compute(run->dcnStartS / 2, 1e-6, ColorMode::ChipState, before);
     EXPECT_FALSE(during.dcnLink == FrameColors{}.dcnLink);
+    EXPECT_TRUE(during.dcnLink == utilizationColor(static_cast<float>(run->dcnLinkUse)));
     EXPECT_TRUE(before.dcnLink == FrameColors{}.dcnLink);
     EXPECT_TRUE(std::all_of(during.chips.begin(), during.chips.end(),
                             [&](const Rgb& c) { return c == during.chips.front(); }));

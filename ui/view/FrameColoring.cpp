@@ -69,16 +69,18 @@ FrameColoring::FrameColoring(const Topology& topology, const SceneGeometry& scen
     , tile_(std::move(replicaTile))
     , replicasPerChip_(std::max(replicasPerChip, 1)) {}
 
-void FrameColoring::setDcnStage(double startS, double endS) {
+void FrameColoring::setDcnStage(double startS, double endS, double linkUse) {
     dcnStartS_ = startS;
     dcnEndS_ = endS;
+    dcnLinkUse_ = linkUse;
 }
 
 void FrameColoring::compute(double t, double windowS, ColorMode mode, FrameColors& out) {
     replay_.linkUtilization(t, windowS, utilization_);
-    // The DCN stage runs at the DCN's full rate (the core times it bandwidth-bound).
+    // The DCN links on the same utilisation scale as the ICI links, at their use over the stage.
     const bool acrossSlices = t >= dcnStartS_ && t < dcnEndS_;
-    out.dcnLink = acrossSlices ? utilizationColor(1.0f) : FrameColors{}.dcnLink;
+    out.dcnLink = acrossSlices ? utilizationColor(static_cast<float>(dcnLinkUse_))
+                               : FrameColors{}.dcnLink;
     out.links.resize(scene_.links.size());
     for (std::size_t i = 0; i < scene_.links.size(); ++i) {
         out.links[i] = utilizationColor(utilization_[static_cast<std::size_t>(scene_.links[i])]);

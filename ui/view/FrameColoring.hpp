@@ -44,8 +44,8 @@ public:
                   std::vector<int> replicaTile, int replicasPerChip = 1);
 
     // Multislice: the replay's DCN stage (ScenarioRun::dcnStartS, dcnEndS), when the DCN links
-    // are busy and every chip's shard is on its way across the slices.
-    void setDcnStage(double startS, double endS);
+    // are in use (`linkUse`, 0..1) and every chip's shard is on its way across the slices.
+    void setDcnStage(double startS, double endS, double linkUse);
 
     // `windowS`: the sliding window over which link utilisation is averaged.
     void compute(double t, double windowS, ColorMode mode, FrameColors& out);
@@ -57,7 +57,7 @@ private:
 
     std::vector<int> tile_;
     int replicasPerChip_ = 1;
-    double dcnStartS_ = 0, dcnEndS_ = 0;
+    double dcnStartS_ = 0, dcnEndS_ = 0, dcnLinkUse_ = 1;
     std::vector<float> utilization_;
     std::vector<ChipActivity> activity_;
     std::vector<Replay::InFlight> inFlight_;

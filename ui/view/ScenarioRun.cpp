@@ -36,6 +36,7 @@ bool sameView(const ViewScenario& a, const ViewScenario& b) {
     const auto& y = b.collective;
     return a.hardware == b.hardware && a.topology == b.topology && a.wrap == b.wrap &&
            a.twisted == b.twisted && a.slices == b.slices && a.dcnStageS == b.dcnStageS &&
+           a.dcnLinkUse == b.dcnLinkUse &&
            a.modelParallelTile == b.modelParallelTile && a.replicasPerChip == b.replicasPerChip &&
            a.linkBandwidthGBps == b.linkBandwidthGBps && a.linkLatencyUs == b.linkLatencyUs &&
            a.crossPodBandwidthGBps == b.crossPodBandwidthGBps && x.op == y.op &&
@@ -67,6 +68,7 @@ std::shared_ptr<const ScenarioRun> runScenario(const ViewScenario& scenario, con
             if (phase.name == dcnStageName(scenario.slices)) {
                 run->dcnStartS = phase.startS;
                 run->dcnEndS = phase.endS;
+                run->dcnLinkUse = scenario.dcnLinkUse;
             }
         }
     } else {

@@ -33,6 +33,7 @@ struct ViewScenario {
     // all-gather (view/MultisliceSum.hpp).
     int slices = 1;
     double dcnStageS = 0;
+    double dcnLinkUse = 1; // the DCN links' utilisation over the stage, 0..1
 
     static CollectiveSpec defaultCollective() {
         CollectiveSpec spec;
@@ -50,7 +51,7 @@ struct ScenarioRun {
     std::unique_ptr<Replay> replay;
     double wallS = 0;
     // The DCN stage in the replay's time (multislice); empty span otherwise.
-    double dcnStartS = 0, dcnEndS = 0;
+    double dcnStartS = 0, dcnEndS = 0, dcnLinkUse = 1;
 
     ScenarioRun(ViewScenario s, Topology t)
         : scenario(std::move(s))

@@ -715,7 +715,7 @@ void MainWindow::rebuildColorings() {
         coloring_ = std::make_unique<FrameColoring>(run_->topology, *scene_, *run_->replay,
                                                     run_->scenario.modelParallelTile,
                                                     run_->scenario.replicasPerChip);
-        coloring_->setDcnStage(run_->dcnStartS, run_->dcnEndS);
+        coloring_->setDcnStage(run_->dcnStartS, run_->dcnEndS, run_->dcnLinkUse);
     }
     if (stepRun_ && sameGrid(stepRun_->topology(), *sceneTopology())) {
         stepColoring_ = std::make_unique<StepColoring>(*stepRun_, *scene_);
