@@ -7,18 +7,25 @@
 namespace podscope {
 
 std::vector<int> chipTile(const Topology& topology, int chips, const std::string& field) {
-    std::vector<int> tile(static_cast<std::size_t>(topology.rank()), 1);
+    // Doubles the dimensions in turn, passing over one that a doubled tile would no longer
+    // divide (a group of 128 chips on 4x8x8 is 4x8x4, not the 8x4x4 that strict turns give).
+    // Where strict turns tile the topology, no dimension is passed over: the same tile.
+    const int rank = topology.rank();
+    std::vector<int> tile(static_cast<std::size_t>(rank), 1);
     int have = 1;
-    for (int i = 0; have < chips; ++i) {
-        tile[static_cast<std::size_t>(i % topology.rank())] *= 2;
-        have *= 2;
-    }
-    for (int d = 0; d < topology.rank(); ++d) {
-        if (topology.size(d) % tile[static_cast<std::size_t>(d)] != 0) {
-            throw InputError(field, "a group of " + std::to_string(chips) +
-                                        " chips does not tile the " + topology.dimsText() +
-                                        " topology");
+    for (int i = 0, passed = 0; have < chips; ++i) {
+        const auto d = static_cast<std::size_t>(i % rank);
+        if (topology.size(static_cast<int>(d)) % (tile[d] * 2) != 0) {
+            if (++passed == rank) {
+                throw InputError(field, "a group of " + std::to_string(chips) +
+                                            " chips does not tile the " + topology.dimsText() +
+                                            " topology");
+            }
+            continue;
         }
+        passed = 0;
+        tile[d] *= 2;
+        have *= 2;
     }
     return tile;
 }

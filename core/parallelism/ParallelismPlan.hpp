@@ -23,7 +23,8 @@ struct ParallelismPlan {
 };
 
 // A tile of `chips` neighbouring chips (a power of two): dimensions doubled in turn, X first
-// (2x1, 2x2, 4x2 ...). Throws InputError naming `field` when it does not tile the topology.
+// (2x1, 2x2, 4x2 ...), passing over a dimension the doubled tile would not divide. Throws
+// InputError naming `field` when no tile of that many chips fits the topology so.
 std::vector<int> chipTile(const Topology& topology, int chips, const std::string& field);
 
 // Throws InputError naming model_parallel or global_batch for impossible combinations.

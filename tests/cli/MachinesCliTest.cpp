@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <set>
 
 namespace podscope::cli::test {
 namespace {
@@ -221,6 +222,118 @@ TEST(MachinesCli, SimulateRunsEveryPresetOnEveryMachine) {
                 std::min<double>(static_cast<double>(m.chipsPerHost), static_cast<double>(chips)))
                 << machineName << " " << presetName;
             EXPECT_GT(j.at("step_time_s").get<double>(), 0) << machineName << " " << presetName;
+        }
+    }
+}
+
+// The largest standard slice of a machine up to 4096 chips, and a global batch of the preset's
+// examples per replica that fits the machine's HBM there (halved until it does, as above).
+struct FittingRun {
+    std::int64_t chips = 0;
+    std::int64_t globalBatch = 0;
+};
+
+FittingRun fittingRun(const Machine& m, const std::string& presetName) {
+    FittingRun run;
+    for (const MachineSlice& s : m.slices) {
+        if (s.chips <= 4096) {
+            run.chips = s.chips;
+        }
+    }
+    const Preset preset = loadPreset(presetName);
+    const auto base = nlohmann::json::parse(runCli({"simulate", "--preset", presetName, "--json"}).out);
+    auto perReplica = base.at("parallelism").at("per_replica_batch").get<std::int64_t>();
+    const std::int64_t replicas = std::max<std::int64_t>(
+        1, run.chips * m.devicesPerChip() / preset.scenario.modelParallel);
+    while (true) {
+        run.globalBatch = perReplica * replicas;
+        const auto r = runCli({"simulate", "--preset", presetName, "--hardware", m.name, "--chips",
+                               std::to_string(run.chips), "--global-batch",
+                               std::to_string(run.globalBatch)});
+        if (r.status == 0 || perReplica == 1) {
+            return run;
+        }
+        perReplica /= 2;
+    }
+}
+
+// Issue 20's "every command runs every workload on every machine": layers, timeline and sweep
+// (over every standard slice up to 4096 chips) for every preset on every machine, at the
+// machine's own slices and memory limit. A sweep's smaller slices may refuse the batch (HBM);
+// the slice it fits on must not, and every row is a standard slice.
+TEST(MachinesCli, LayersTimelineAndSweepRunEveryPresetOnEveryMachine) {
+    for (const auto& machineName : machineNames()) {
+        const Machine& m = bundledMachine(machineName);
+        std::string counts;
+        std::size_t standard = 0;
+        for (const MachineSlice& s : m.slices) {
+            if (s.chips <= 4096) {
+                counts += (counts.empty() ? "" : ",") + std::to_string(s.chips);
+                ++standard;
+            }
+        }
+        for (const auto& presetName : presetNames()) {
+            SCOPED_TRACE(machineName + " " + presetName);
+            const FittingRun run = fittingRun(m, presetName);
+            const std::vector<std::string> common{"--preset",       presetName,
+                                                  "--hardware",     machineName,
+                                                  "--global-batch", std::to_string(run.globalBatch)};
+            auto with = [&](std::vector<std::string> args) {
+                args.insert(args.end(), common.begin(), common.end());
+                return args;
+            };
+            const auto layers =
+                runCli(with({"layers", "--chips", std::to_string(run.chips), "--json"}));
+            ASSERT_EQ(layers.status, 0) << layers.err;
+            EXPECT_FALSE(nlohmann::json::parse(layers.out).at("layers").empty());
+            const auto timeline =
+                runCli(with({"timeline", "--chips", std::to_string(run.chips), "--json"}));
+            ASSERT_EQ(timeline.status, 0) << timeline.err;
+            EXPECT_EQ(nlohmann::json::parse(timeline.out).at("chips").get<std::int64_t>(),
+                      run.chips);
+            const auto sweep = runCli(with({"sweep", "--chips", counts, "--json"}));
+            ASSERT_EQ(sweep.status, 0) << sweep.err;
+            const auto rows = nlohmann::json::parse(sweep.out);
+            ASSERT_EQ(rows.size(), standard);
+            bool fitted = false;
+            for (const auto& row : rows) {
+                if (row.at("chips").get<std::int64_t>() == run.chips) {
+                    fitted = !row.contains("error");
+                }
+            }
+            EXPECT_TRUE(fitted) << sweep.out.substr(0, 2000);
+        }
+    }
+}
+
+// And the search: every bundled model's first preset tuned on every machine at 256 chips (or
+// the machine's largest slice below that), its best configuration on that machine.
+TEST(MachinesCli, TuneRunsEveryModelOnEveryMachine) {
+    std::vector<std::string> firstOfModel;
+    std::set<std::string> models;
+    for (const auto& presetName : presetNames()) {
+        if (models.insert(loadPreset(presetName).scenario.workload).second) {
+            firstOfModel.push_back(presetName);
+        }
+    }
+    EXPECT_GE(firstOfModel.size(), 6u);
+    for (const auto& machineName : machineNames()) {
+        const Machine& m = bundledMachine(machineName);
+        std::int64_t chips = 0;
+        for (const MachineSlice& s : m.slices) {
+            if (s.chips <= 256) {
+                chips = s.chips;
+            }
+        }
+        for (const auto& presetName : firstOfModel) {
+            SCOPED_TRACE(machineName + " " + presetName);
+            const auto r = runCli({"tune", "--preset", presetName, "--hardware", machineName,
+                                   "--chips", std::to_string(chips), "--json"});
+            ASSERT_EQ(r.status, 0) << r.err;
+            const auto j = nlohmann::json::parse(r.out);
+            ASSERT_FALSE(j.at("pareto_front").at("points").empty());
+            EXPECT_EQ(j.at("pareto_front").at("points").front().at("chips").get<std::int64_t>(),
+                      chips);
         }
     }
 }
