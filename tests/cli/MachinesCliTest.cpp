@@ -12,6 +12,17 @@
 namespace podscope::cli::test {
 namespace {
 
+// The machine's largest standard slice of at most `limit` chips (its slices ascend).
+std::int64_t largestSliceUpTo(const Machine& m, std::int64_t limit) {
+    std::int64_t chips = 0;
+    for (const MachineSlice& s : m.slices) {
+        if (s.chips <= limit) {
+            chips = s.chips;
+        }
+    }
+    return chips;
+}
+
 TEST(MachinesCli, ListsEveryMachineWithPeakHbmIciAndPod) {
     const auto text = runCli({"machines"});
     ASSERT_EQ(text.status, 0) << text.err;
@@ -180,12 +191,7 @@ TEST(MachinesCli, CompareIsSimulateOnEveryMachine) {
 TEST(MachinesCli, SimulateRunsEveryPresetOnEveryMachine) {
     for (const auto& machineName : machineNames()) {
         const Machine& m = bundledMachine(machineName);
-        std::int64_t chips = 0;
-        for (const MachineSlice& s : m.slices) {
-            if (s.chips <= 4096) {
-                chips = s.chips;
-            }
-        }
+        const std::int64_t chips = largestSliceUpTo(m, 4096);
         for (const auto& presetName : presetNames()) {
             const Preset preset = loadPreset(presetName);
             const auto base = runCli({"simulate", "--preset", presetName, "--json"});
@@ -235,11 +241,7 @@ struct FittingRun {
 
 FittingRun fittingRun(const Machine& m, const std::string& presetName) {
     FittingRun run;
-    for (const MachineSlice& s : m.slices) {
-        if (s.chips <= 4096) {
-            run.chips = s.chips;
-        }
-    }
+    run.chips = largestSliceUpTo(m, 4096);
     const Preset preset = loadPreset(presetName);
     const auto base = nlohmann::json::parse(runCli({"simulate", "--preset", presetName, "--json"}).out);
     auto perReplica = base.at("parallelism").at("per_replica_batch").get<std::int64_t>();
@@ -318,13 +320,7 @@ TEST(MachinesCli, TuneRunsEveryModelOnEveryMachine) {
     }
     EXPECT_GE(firstOfModel.size(), 6u);
     for (const auto& machineName : machineNames()) {
-        const Machine& m = bundledMachine(machineName);
-        std::int64_t chips = 0;
-        for (const MachineSlice& s : m.slices) {
-            if (s.chips <= 256) {
-                chips = s.chips;
-            }
-        }
+        const std::int64_t chips = largestSliceUpTo(bundledMachine(machineName), 256);
         for (const auto& presetName : firstOfModel) {
             SCOPED_TRACE(machineName + " " + presetName);
             const auto r = runCli({"tune", "--preset", presetName, "--hardware", machineName,
