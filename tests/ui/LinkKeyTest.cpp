@@ -74,6 +74,23 @@ TEST(LinkKey, MultisliceAddsTheDcnLast) {
     EXPECT_EQ(key.back().stroke, LinkStroke::Curve);
 }
 
+TEST(LinkKey, APlainTorusGoesWithoutAKey) {
+    const auto keyOf = [](const Topology& t, LayoutKind layout, const std::vector<int>& cube,
+                          const SceneOptions& options = {}) {
+        return linkKey(buildScene(t, layout, options), cube);
+    };
+    EXPECT_FALSE(keyIsWorthShowing(keyOf(grid({128, 32}, {false, true}), LayoutKind::Grid, {})));
+    EXPECT_TRUE(
+        keyIsWorthShowing(keyOf(grid({16, 16, 16}, {true, true, true}), LayoutKind::Torus, {})));
+    // One optically switched cube: no block boundary drawn, but its wrap-around is optical.
+    EXPECT_TRUE(keyIsWorthShowing(keyOf(grid({4, 4, 4}, {true, true, true}), LayoutKind::Torus,
+                                        bundledMachine("tpu-v4").opticalCube)));
+    SceneOptions options;
+    options.slices = 2;
+    EXPECT_TRUE(
+        keyIsWorthShowing(keyOf(grid({4, 4}, {false, false}), LayoutKind::Grid, {}, options)));
+}
+
 TEST(LinkKey, EveryKindHasItsOwnStroke) {
     const std::set<LinkStroke> strokes{strokeOf(LinkKind::InBlock),
                                        strokeOf(LinkKind::BetweenBlocks),

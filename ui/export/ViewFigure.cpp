@@ -71,7 +71,7 @@ AxisTicks colorBarTicks(const Legend& links, double height, const Metrics& m) {
 const QString kLinkKindsTitle = QStringLiteral("Links drawn");
 
 bool showsLinkKinds(const ViewFigureContent& content, const ViewFigureOptions& options) {
-    return options.legend && content.linkKinds.size() > 1;
+    return options.legend && keyIsWorthShowing(content.linkKinds);
 }
 
 QString legendTitle(const Legend& legend) {

@@ -29,7 +29,7 @@ struct ViewFigureContent {
     QString time;          // "t = 412 µs of 1,230 µs"
     Legend chips;          // categories
     Legend links;          // continuous, 0..100 %
-    std::vector<LinkKeyEntry> linkKinds; // the view's key of link kinds (one kind: no key)
+    std::vector<LinkKeyEntry> linkKinds; // the view's key of link kinds (keyIsWorthShowing)
 };
 
 // The background colours: the view's own dark blue-grey, or white for print.

@@ -25,6 +25,13 @@ std::string dimsText(const std::vector<int>& dims) {
 
 } // namespace
 
+bool keyIsWorthShowing(const std::vector<LinkKeyEntry>& key) {
+    return std::any_of(key.begin(), key.end(), [](const LinkKeyEntry& entry) {
+        return entry.stroke == LinkStroke::Dashed || entry.stroke == LinkStroke::Curve ||
+               entry.label.find("optical") != std::string::npos;
+    });
+}
+
 std::vector<LinkKeyEntry> linkKey(const SceneGeometry& scene, const std::vector<int>& opticalCube) {
     auto drawn = [&](LinkKind kind) {
         return std::find(scene.linkKinds.begin(), scene.linkKinds.end(), kind) !=

@@ -25,4 +25,9 @@ struct LinkKeyEntry {
 // are those cubes, the links leaving them are named optical.
 std::vector<LinkKeyEntry> linkKey(const SceneGeometry& scene, const std::vector<int>& opticalCube);
 
+// Whether a key says more than the scene shows by itself: links between blocks, optical links or
+// the DCN. A plain torus (its links and their wrap-around) goes without, so that the legend
+// column keeps its room on a small screen (a ring demo at 1024x768).
+bool keyIsWorthShowing(const std::vector<LinkKeyEntry>& key);
+
 } // namespace podscope::ui

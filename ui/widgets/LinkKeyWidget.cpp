@@ -31,8 +31,7 @@ void LinkKeyWidget::setKey(std::vector<LinkKeyEntry> key) {
         return;
     }
     key_ = std::move(key);
-    // One kind of link needs no key: the link legend above says what they are.
-    setVisible(key_.size() > 1);
+    setVisible(keyIsWorthShowing(key_));
     updateGeometry();
     update();
 }

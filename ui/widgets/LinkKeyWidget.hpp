@@ -11,8 +11,8 @@ namespace podscope::ui {
 
 // The key of the kinds of link the 3-D view draws: a sample of each stroke and what it joins
 // (scene/LinkKey.hpp), the entries side by side while they fit the width, then on further rows,
-// so that the key takes little of the legend column's height. Hidden when the scene draws one
-// kind only.
+// so that the key takes little of the legend column's height. Hidden where it says nothing the
+// scene does not (keyIsWorthShowing: a plain torus).
 class LinkKeyWidget : public QWidget {
     Q_OBJECT
 public:

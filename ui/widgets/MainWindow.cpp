@@ -546,8 +546,12 @@ void MainWindow::setHeadline(const QString& text, const QString& why) {
 int MainWindow::legendDockHeight() const {
     const int title = fontMetrics().height() + 8;
     const int margins = 2 * style()->pixelMetric(QStyle::PM_LayoutTopMargin) + 2 * 6;
-    return title + margins + linkLegend_->sizeHint().height() + chipLegend_->sizeHint().height() +
-           fontMetrics().height() * 3;
+    // The key of link kinds, where shown, with the column's spacing above it.
+    const int key = linkKey_->isHidden()
+                        ? 0
+                        : linkKey_->heightForWidth(std::max(linkKey_->width(), 200)) + 6;
+    return title + margins + linkLegend_->sizeHint().height() + key +
+           chipLegend_->sizeHint().height() + fontMetrics().height() * 3;
 }
 
 QString MainWindow::staleMarkLabelText() {
