@@ -35,6 +35,8 @@ TEST(LinkKey, TheV4PodNamesItsCubesAndOpticalLinks) {
     EXPECT_EQ(key[0].stroke, LinkStroke::Solid);
     EXPECT_EQ(key[1].stroke, LinkStroke::Dashed);
     EXPECT_EQ(key[2].stroke, LinkStroke::Dotted);
+    EXPECT_FALSE(key[0].optical);
+    EXPECT_TRUE(key[1].optical && key[2].optical);
 }
 
 TEST(LinkKey, BlocksThatAreNotTheMachinesCubesAreNotCalledOptical) {

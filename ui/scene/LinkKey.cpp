@@ -28,7 +28,7 @@ std::string dimsText(const std::vector<int>& dims) {
 bool keyIsWorthShowing(const std::vector<LinkKeyEntry>& key) {
     return std::any_of(key.begin(), key.end(), [](const LinkKeyEntry& entry) {
         return entry.stroke == LinkStroke::Dashed || entry.stroke == LinkStroke::Curve ||
-               entry.label.find("optical") != std::string::npos;
+               entry.optical;
     });
 }
 
@@ -50,11 +50,11 @@ std::vector<LinkKeyEntry> linkKey(const SceneGeometry& scene, const std::vector<
     }
     if (drawn(LinkKind::BetweenBlocks)) {
         key.push_back({strokeOf(LinkKind::BetweenBlocks),
-                       cubes ? "between cubes (optical)" : "between blocks"});
+                       cubes ? "between cubes (optical)" : "between blocks", cubes});
     }
     if (drawn(LinkKind::WrapAround)) {
         key.push_back({strokeOf(LinkKind::WrapAround),
-                       cubes ? "wrap-around (optical)" : "wrap-around"});
+                       cubes ? "wrap-around (optical)" : "wrap-around", cubes});
     }
     if (!scene.dcnLinks.empty()) {
         key.push_back({LinkStroke::Curve, "DCN, one per host"});

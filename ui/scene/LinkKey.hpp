@@ -17,6 +17,7 @@ LinkStroke strokeOf(LinkKind kind);
 struct LinkKeyEntry {
     LinkStroke stroke = LinkStroke::Solid;
     std::string label;
+    bool optical = false; // runs through the machine's optical switches
     bool operator==(const LinkKeyEntry&) const = default;
 };
 
