@@ -1,6 +1,7 @@
 #include "timeline/StepTimeline.hpp"
 
 #include "collective/EventEngine.hpp"
+#include "collective/MultisliceSum.hpp"
 #include "collective/Schedule.hpp"
 #include "common/InputError.hpp"
 #include "common/Limits.hpp"
@@ -289,8 +290,7 @@ private:
             // between the ICI reduce-scatter and all-gather (docs/multislice.md). No ICI link.
             Work dcn;
             dcn.item.activity = ChipActivity::GradientSync;
-            dcn.item.name = "gradient all-reduce across " + std::to_string(plan_.slices) +
-                            " slices (DCN)";
+            dcn.item.name = dcnStageName(plan_.slices);
             dcn.item.group = "dcn";
             dcn.item.bytes = plan_.dcn.bytesPerHost;
             dcn.seconds = plan_.dcn.seconds();

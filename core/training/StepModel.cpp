@@ -67,7 +67,10 @@ double evaluationDeviceSeconds(const StepPlan& p, double evalExamples) {
 }
 
 std::vector<CollectiveSpec> gradientCollectives(const Scenario& s) {
-    const StepPlan p = buildStepPlanUnchecked(s);
+    return gradientCollectives(buildStepPlanUnchecked(s));
+}
+
+std::vector<CollectiveSpec> gradientCollectives(const StepPlan& p) {
     std::vector<CollectiveSpec> specs;
     double bytes = 0;
     for (const Exchange& e : p.exchanges) {

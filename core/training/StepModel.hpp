@@ -107,6 +107,7 @@ struct TrainingResult {
 // The collectives that sum the gradients over the replica groups at full size: an all-reduce,
 // or with weight-update sharding a reduce-scatter then an all-gather.
 std::vector<CollectiveSpec> gradientCollectives(const Scenario& scenario);
+std::vector<CollectiveSpec> gradientCollectives(const StepPlan& plan);
 
 // Evaluates a scenario with the analytic collective engine. Throws InputError for impossible
 // combinations (a configuration that does not fit in HBM among them), naming the field.

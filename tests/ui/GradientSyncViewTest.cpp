@@ -3,7 +3,6 @@
 // step model charges (two engines, one plan).
 #include "view/ScenarioRun.hpp"
 #include "view/FrameColoring.hpp"
-#include "view/MultisliceSum.hpp"
 #include "view/TrainingAnalysis.hpp"
 
 #include "collective/AnalyticEngine.hpp"
@@ -130,38 +129,6 @@ TEST(GradientSyncView, TheDcnLinksAndChipsAreBusyOnlyDuringTheDcnStage) {
     ASSERT_FALSE(during.chipLegend.categories.empty());
     EXPECT_EQ(during.chipLegend.categories.front().first, "communicating");
     EXPECT_TRUE(during.chips.front() == during.chipLegend.categories.front().second);
-}
-
-// Joining two records keeps each one's transfers on its own rings and links, shifted after the
-// gap, and the phases in order with the gap between them.
-TEST(MultisliceSum, JoinedRecordsKeepTheirRingsAndShiftTheSecond) {
-    Record a;
-    a.rings.push_back({0, 0, 0, 0, 2, 100});
-    a.linkIds = {3, 4};
-    a.linkDurationS = {1.0, 1.5};
-    a.transfers.push_back({0.0, 2.0, 0, 0, 0});
-    a.phases.push_back({0, "reduce-scatter along X", 0.0, 2.0});
-    Record b;
-    b.rings.push_back({0, 0, 0, 0, 1, 50});
-    b.linkIds = {7};
-    b.linkDurationS = {0.5};
-    b.transfers.push_back({0.0, 0.5, 0, 0, 0});
-    b.phases.push_back({0, "all-gather along X", 0.0, 0.5});
-    const Record j = joinRecords(a, 3.0, "across", b);
-    ASSERT_EQ(j.phases.size(), 3u);
-    EXPECT_EQ(j.phases[1].name, "across");
-    EXPECT_DOUBLE_EQ(j.phases[1].startS, 2.0);
-    EXPECT_DOUBLE_EQ(j.phases[1].endS, 5.0);
-    EXPECT_DOUBLE_EQ(j.phases[2].startS, 5.0);
-    EXPECT_DOUBLE_EQ(j.phases[2].endS, 5.5);
-    ASSERT_EQ(j.transfers.size(), 2u);
-    EXPECT_DOUBLE_EQ(j.transfers[1].startS, 5.0);
-    EXPECT_EQ(j.transfers[1].ring, 1);
-    const auto& ring = j.rings[1];
-    EXPECT_EQ(ring.phase, 2); // the all-gather phase's index in the joined record
-    ASSERT_EQ(ring.linkEnd - ring.linkBegin, 1);
-    EXPECT_EQ(j.linkIds[static_cast<std::size_t>(ring.linkBegin)], 7);
-    EXPECT_DOUBLE_EQ(j.linkDurationS[static_cast<std::size_t>(ring.linkBegin)], 0.5);
 }
 
 } // namespace

@@ -2,7 +2,7 @@
 
 #include "training/Scenario.hpp"
 #include "training/StepPlan.hpp"
-#include "view/MultisliceSum.hpp"
+#include "collective/MultisliceSum.hpp"
 
 #include <chrono>
 

@@ -30,7 +30,7 @@ struct ViewScenario {
     int replicasPerChip = 1;                  // 2 when each core holds a replica of its own
     // Multislice: the slices and the core's DCN stage of the gradient sum. With more than one
     // slice an all-reduce is replayed as the plan runs it: reduce-scatter, the DCN stage, then
-    // all-gather (view/MultisliceSum.hpp).
+    // all-gather (collective/MultisliceSum.hpp).
     int slices = 1;
     double dcnStageS = 0;
     double dcnLinkUse = 1; // the DCN links' utilisation over the stage, 0..1

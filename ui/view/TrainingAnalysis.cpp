@@ -60,8 +60,9 @@ ViewScenario gradientSyncView(const Scenario& scenario, const TrainingResult& re
     view.linkBandwidthGBps = scenario.linkBandwidthGBps;
     view.linkLatencyUs = scenario.linkLatencyUs;
     view.crossPodBandwidthGBps = scenario.crossPodBandwidthGBps;
-    const auto collectives = gradientCollectives(scenario);
-    view.collective = collectives.front();
+    // One plan for the collectives and the DCN stage (the result carries neither whole).
+    const StepPlan plan = buildStepPlanUnchecked(scenario);
+    view.collective = gradientCollectives(plan).front();
     // With weight-update sharding the gradients are reduce-scattered and the weights gathered
     // back: on the links, the same traffic as an all-reduce.
     view.collective.op = CollectiveOp::AllReduce;
@@ -72,7 +73,7 @@ ViewScenario gradientSyncView(const Scenario& scenario, const TrainingResult& re
     if (result.slices > 1) {
         // The DCN links' share of the stage in use: the plan's stage without its per-step
         // latency over the whole stage (19 of 25 GB/s for ResNet-50 on four v5e pods).
-        DcnAllReduce sending = buildStepPlanUnchecked(scenario).dcn;
+        DcnAllReduce sending = plan.dcn;
         const double whole = sending.seconds();
         sending.latencyS = 0;
         view.dcnLinkUse = whole > 0 ? sending.seconds() / whole : 1.0;

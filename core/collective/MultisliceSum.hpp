@@ -6,7 +6,7 @@
 
 #include <string>
 
-namespace podscope::ui {
+namespace podscope {
 
 // `first`, then a stage of `gapS` that uses no ICI link (named `gapName`, a phase of collective
 // 0), then `second` shifted after it: its rings, transfers and phases appended, its ring phase
@@ -22,7 +22,7 @@ Record joinRecords(const Record& first, double gapS, const std::string& gapName,
 EventSimulation multisliceGradientSum(const Topology& topology, const CollectiveSpec& allReduce,
                                       int slices, double dcnS, const StopFlag* stop = nullptr);
 
-// The DCN stage's name, as the step timeline names it.
+// The DCN stage's name: the step timeline's item and the replay's phase, so the view finds it.
 std::string dcnStageName(int slices);
 
-} // namespace podscope::ui
+} // namespace podscope

@@ -1,8 +1,8 @@
-#include "view/MultisliceSum.hpp"
+#include "collective/MultisliceSum.hpp"
 
 #include <algorithm>
 
-namespace podscope::ui {
+namespace podscope {
 namespace {
 
 double endOf(const Record& record) {
@@ -102,4 +102,4 @@ EventSimulation multisliceGradientSum(const Topology& topology, const Collective
     return out;
 }
 
-} // namespace podscope::ui
+} // namespace podscope
