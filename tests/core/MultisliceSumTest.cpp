@@ -55,8 +55,10 @@ TEST(MultisliceSum, TheSumIsTheScatterTheDcnStageAndTheGather) {
     CollectiveSpec scatter = allReduce, gather = allReduce;
     scatter.op = CollectiveOp::ReduceScatter;
     gather.op = CollectiveOp::AllGather;
-    const CollectiveResult rs = runEventEngine(ring, scatter).results.front();
-    const CollectiveResult ag = runEventEngine(ring, gather).results.front();
+    const EventSimulation scattered = runEventEngine(ring, scatter);
+    const EventSimulation gathered = runEventEngine(ring, gather);
+    const CollectiveResult& rs = scattered.results.front();
+    const CollectiveResult& ag = gathered.results.front();
     const double dcnS = 250e-6;
 
     const EventSimulation sum = multisliceGradientSum(ring, allReduce, 4, dcnS);
@@ -66,8 +68,8 @@ TEST(MultisliceSum, TheSumIsTheScatterTheDcnStageAndTheGather) {
     ASSERT_EQ(r.phases.size(), rs.phases.size() + 1 + ag.phases.size());
     EXPECT_EQ(r.phases[rs.phases.size()].name, dcnStageName(4));
     EXPECT_DOUBLE_EQ(r.phases[rs.phases.size()].timeS, dcnS);
-    EXPECT_EQ(sum.record.transfers.size(), runEventEngine(ring, scatter).record.transfers.size() +
-                                               runEventEngine(ring, gather).record.transfers.size());
+    EXPECT_EQ(sum.record.transfers.size(),
+              scattered.record.transfers.size() + gathered.record.transfers.size());
     EXPECT_DOUBLE_EQ(sum.links.makespanS, r.timeS);
     EXPECT_LE(r.maxLinkUtilization, 1.0);
 }

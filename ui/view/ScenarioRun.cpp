@@ -1,8 +1,8 @@
 #include "view/ScenarioRun.hpp"
 
+#include "collective/MultisliceSum.hpp"
 #include "training/Scenario.hpp"
 #include "training/StepPlan.hpp"
-#include "collective/MultisliceSum.hpp"
 
 #include <chrono>
 
