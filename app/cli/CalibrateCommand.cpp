@@ -111,6 +111,13 @@ void runCalibrateCommand(const CalibrateOptions& o, std::ostream& out) {
                                {"held_out_predicted_s", e.predictedHeldOut},
                                {"held_out_error", e.errorHeldOut}});
     }
+    // The parameters each leave-one-model-out refit found: how far one model moves the fit.
+    j["held_out_fits"] = nlohmann::json::object();
+    for (const auto& [model, refit] : report.heldOutFits) {
+        j["held_out_fits"][model] = {{"link_latency_s", refit.linkLatencyS},
+                                     {"kernel_overhead_s", refit.kernelOverheadS},
+                                     {"mxu_efficiency", refit.mxuEfficiency}};
+    }
     out << j.dump(2) << "\n";
 }
 

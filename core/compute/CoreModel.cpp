@@ -18,6 +18,7 @@ CoreModel loadCoreModel(const std::string& hardware) {
     c.mxus = m.mxusPerTensorcore * tensorcores;
     c.mxuDim = m.mxuDim;
     c.rowGranule = m.rowGranule;
+    c.vectorLanes = m.vectorLanes;
     c.clockHz = m.clockHz;
     c.vpuOpsPerS = m.vpuOpsPerSPerTensorcore * tensorcores;
     c.eupOpsPerS = m.eupOpsPerSPerTensorcore * tensorcores;

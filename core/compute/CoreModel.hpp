@@ -11,6 +11,7 @@ struct CoreModel {
     int mxus = 2;           // matrix units per core
     int mxuDim = 128;       // a weight tile is mxuDim x mxuDim
     int rowGranule = 8;     // rows stream in groups of 8 (vector register sublanes)
+    int vectorLanes = 128;  // vector register lanes; HBM arrays are tiled rowGranule x vectorLanes
     double clockHz = 0;
     double vpuOpsPerS = 0;  // elementwise fp32 operations
     double eupOpsPerS = 0;  // transcendentals (exp, tanh, rsqrt ...)

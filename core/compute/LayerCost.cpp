@@ -1,6 +1,7 @@
 #include "compute/LayerCost.hpp"
 
 #include "compute/LoweringRules.hpp"
+#include "compute/TiledLayout.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -93,9 +94,15 @@ void lowerConvOrPool(const Layer& l, double b, const LayerSplit& s, const CoreMo
     const double inH = l.h * l.stride, inW = l.w * l.stride;
     const double rows = b * mapRowsOnCore(l, l.h, l.w, s);
     const double inRows = b * mapRowsOnCore(l, inH, inW, s);
-    const double inBytes = inRows * l.cin * a;
-    const double outBytes = rows * l.cout * a;
+    // HBM holds the maps in padded tiles and the vector unit works on whole tiles: bytes and
+    // elementwise work count the padding, the MXU's rows and columns do not (matmulCycles pads).
+    const double mapsOnCore = b * mapRowsOnCore(l, 1, 1, s);
+    const double inPadding = mapPadding(mapsOnCore, l.cin, core);
+    const double outPadding = mapPadding(mapsOnCore, l.cout, core);
+    const double inBytes = inRows * l.cin * a * inPadding;
+    const double outBytes = rows * l.cout * a * outPadding;
     const double outElements = rows * l.cout;
+    const double outVectorElements = outElements * outPadding;
     c.workspaceBytes = inBytes + outBytes;
     if (s.kind == ModelParallelKind::Spatial && l.spatial == SpatialRole::Split && l.k > 1 &&
         s.gridRows > 1) {
@@ -108,12 +115,13 @@ void lowerConvOrPool(const Layer& l, double b, const LayerSplit& s, const CoreMo
     }
     if (l.type == LayerType::Pool) {
         const double window = static_cast<double>(l.k) * l.k;
-        c.forward.add(vectorKernel(inBytes + outBytes, window * outElements, 0), core);
+        c.forward.add(vectorKernel(inBytes + outBytes, window * outVectorElements, 0), core);
         // XLA's select-and-scatter: the input-sized gradient zeroed, the saved input read to
         // select each window's maximum, the output gradient read and scatter-added into the
         // input gradient (read and written where windows overlap): four input-sized passes.
         c.backward.add(
-            vectorKernel(outBytes + 4 * inBytes, r.poolBackward * window * outElements, 0), core);
+            vectorKernel(outBytes + 4 * inBytes, r.poolBackward * window * outVectorElements, 0),
+            core);
         c.savedBytes = inBytes;
         c.savedInputBytes = inBytes;
         return;
@@ -134,12 +142,13 @@ void lowerConvOrPool(const Layer& l, double b, const LayerSplit& s, const CoreMo
         epilogue += r.batchNormApply;
     }
     fwd.hbmBytes = inBytes + weightElements * r.weightBytes + outBytes * (l.residual ? 2 : 1);
-    fwd.vpuOps = epilogue * outElements;
+    fwd.vpuOps = epilogue * outVectorElements;
     c.forward.add(fwd, core);
     if (batchNorm) {
         // Batch statistics need the whole output before it can be normalised: one more pass.
-        c.forward.add(vectorKernel(outBytes, r.batchNormStats * outElements, 0), core);
-        c.backward.add(vectorKernel(2 * outBytes, r.batchNormBackwardStats * outElements, 0), core);
+        c.forward.add(vectorKernel(outBytes, r.batchNormStats * outVectorElements, 0), core);
+        c.backward.add(vectorKernel(2 * outBytes, r.batchNormBackwardStats * outVectorElements, 0),
+                       core);
         c.batchNormChannels = l.cout;
     }
     const bool keepsOutput = l.batchNorm != BatchNormKind::None || l.activation != Activation::None;
@@ -148,8 +157,8 @@ void lowerConvOrPool(const Layer& l, double b, const LayerSplit& s, const CoreMo
         // folded window of the output channels.
         KernelWork dx = matmul(rows, l.k * l.k * n, l.cin, 1, core);
         dx.hbmBytes = outBytes * (keepsOutput ? 2 : 1) + weightElements * r.weightBytes + inBytes;
-        dx.vpuOps = outElements * (activationBackwardOps(l.activation, r) +
-                                   (batchNorm ? r.batchNormBackwardApply : 0));
+        dx.vpuOps = outVectorElements * (activationBackwardOps(l.activation, r) +
+                                         (batchNorm ? r.batchNormBackwardApply : 0));
         c.backward.add(dx, core);
     }
     KernelWork dw = matmul(k, rows, n, 1, core);

@@ -269,6 +269,7 @@ Machine parseMachine(std::string_view text, const std::string& origin) {
     m.mxusPerTensorcore = r.integer("tensorcore", "mxus", 1, 64);
     m.mxuDim = r.integer("tensorcore", "mxu_dim", 1, 4096);
     m.rowGranule = r.integer("tensorcore", "row_granule", 1, 4096);
+    m.vectorLanes = r.integer("tensorcore", "vector_lanes", 1, 4096);
     m.clockHz = r.number("tensorcore", "clock_MHz", 0, 1e5) * 1e6;
     m.vpuOpsPerSPerTensorcore = r.number("tensorcore", "vpu_ops_per_s", 0, 1e18);
     m.eupOpsPerSPerTensorcore = r.number("tensorcore", "eup_ops_per_s", 0, 1e18);

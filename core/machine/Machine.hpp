@@ -50,6 +50,7 @@ struct Machine {
     int mxusPerTensorcore = 1;
     int mxuDim = 128;
     int rowGranule = 8;
+    int vectorLanes = 128; // the minor dimension of a vector register and of an HBM tile
     double clockHz = 0;
     double vpuOpsPerSPerTensorcore = 0;
     double eupOpsPerSPerTensorcore = 0;
