@@ -8,7 +8,7 @@ namespace podscope {
 // and `rowGranule` sublanes on the second (fewer, a power of two, when that dimension is smaller),
 // so a short minor dimension is padded. For a feature map [batch, h, w, features] it puts the
 // features or the batch on the lanes, whichever pads less (docs/training-model.md section 3,
-// rule 12). Returns the elements one (h, w) position occupies: at least batch x features.
+// rule 11). Returns the elements one (h, w) position occupies: at least batch x features.
 double paddedMapPosition(double batch, double features, const CoreModel& core);
 
 // The padded elements over the exact ones (1 when both dimensions fill their tiles).

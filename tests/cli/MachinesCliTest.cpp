@@ -85,6 +85,32 @@ TEST(MachinesCli, CalibrateRefusesAMachineWithNoMeasuredSteps) {
     EXPECT_NE(unknown.err.find("tpu-v99"), std::string::npos) << unknown.err;
 }
 
+// calibrate --json gives, beside the points, the parameters of every leave-one-model-out refit:
+// one per workload with fit points (none for a workload only checked), each inside the ranges
+// the fit searches (docs/training-model.md section 8).
+TEST(MachinesCli, CalibrateJsonNamesEveryLeaveOneModelOutRefit) {
+    const auto r = runCli({"calibrate", "--json"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    std::set<std::string> fitted;
+    for (const auto& point : j.at("points")) {
+        if (point.at("role") == "fit") {
+            fitted.insert(point.at("workload").get<std::string>());
+        }
+    }
+    std::set<std::string> refits;
+    for (const auto& [model, fit] : j.at("held_out_fits").items()) {
+        refits.insert(model);
+        EXPECT_GE(fit.at("link_latency_s").get<double>(), 0.05e-6) << model;
+        EXPECT_LE(fit.at("link_latency_s").get<double>(), 3e-6) << model;
+        EXPECT_LE(fit.at("kernel_overhead_s").get<double>(), 40e-6) << model;
+        EXPECT_GE(fit.at("mxu_efficiency").get<double>(), 0.3) << model;
+        EXPECT_LE(fit.at("mxu_efficiency").get<double>(), 1.0) << model;
+    }
+    EXPECT_EQ(refits, fitted);
+    EXPECT_GE(fitted.size(), 5u);
+}
+
 // compare runs the configuration on every machine: each row is what simulate predicts for that
 // machine at the same chips and batch, a machine with no slice of that size says so, and the
 // configuration's own machine is marked.

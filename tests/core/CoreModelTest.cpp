@@ -147,8 +147,27 @@ TEST(LayerCost, ConvolutionTapsFoldIntoTheContraction) {
     EXPECT_DOUBLE_EQ(cost.forward.work.mxuCycles, 5 * 1 * rows / c.mxus);
 }
 
+// The padded layouts against the profile's bytes (docs/training-model.md section 14): SSD's
+// 3x3 64->64 convolution (conv2d_2, 75x75) at 16 images per core reads and writes 46.8 MB forward
+// (its FLOPs over its operational intensity), twice the exact maps; at 128 per core the batch
+// fills the lanes and nothing is padded.
+TEST(LayerCost, SmallBatchesPadTheMapsAsTheProfileMeasures) {
+    const CoreModel c = core();
+    Layer l = conv(75, 64, 64, 3);
+    l.batchNorm = BatchNormKind::None;
+    l.activation = Activation::None;
+    const LayerSplit none = layerSplit(ModelParallelKind::None, 1, 2);
+    const double weights = 3 * 3 * 64 * 64 * loweringRules().weightBytes;
+    const double ssd = lowerLayer(l, 16, none, c, true).forward.work.hbmBytes - weights;
+    EXPECT_NEAR(ssd / 46.8e6, 1.0, 0.03);
+    const double full = lowerLayer(l, 128, none, c, true).forward.work.hbmBytes - weights;
+    EXPECT_DOUBLE_EQ(full / 128, ssd / 16 / 2);
+}
+
 // A 3x3 max-pool of stride 2 reads an input four times its output; its gradient is XLA's
-// select-and-scatter: four input-sized passes plus the output gradient.
+// select-and-scatter: four input-sized passes plus the output gradient. At 8 maps per core the
+// 64 features lie on half of the 128 lanes (feature-minor, as SSD's maps at 16 per core in the
+// profile): every byte is stored twice over.
 TEST(LayerCost, MaxPoolReadsItsStridedInputAndScattersItsGradient) {
     const CoreModel c = core();
     Layer pool;
@@ -159,7 +178,7 @@ TEST(LayerCost, MaxPoolReadsItsStridedInputAndScattersItsGradient) {
     pool.stride = 2;
     pool.spatial = SpatialRole::Split;
     const LayerCost cost = lowerLayer(pool, 8, layerSplit(ModelParallelKind::None, 1, 2), c, true);
-    const double out = 8.0 * 56 * 56 * 64 * loweringRules().activationBytes;
+    const double out = 8.0 * 56 * 56 * 64 * loweringRules().activationBytes * 2;
     EXPECT_DOUBLE_EQ(cost.forward.work.hbmBytes, out + 4 * out);
     EXPECT_DOUBLE_EQ(cost.backward.work.hbmBytes, out + 4 * (4 * out));
     EXPECT_DOUBLE_EQ(cost.savedBytes, 4 * out);

@@ -144,12 +144,13 @@ struct PartsClaim {
 
 // The tolerances docs/training-model.md section 14 states (every bundled profile, none left
 // out). The target is {0.10, 15, 2} for each; the ones above it are the misses the docs
-// list: the compute of SSD (-12 %) and Mask R-CNN (-20 %: its RoIAlign einsums stream slower on
-// the TPU than modelled), the HBM-bound share (by the roofline, as the profiler classes ops) of
-// ResNet, SSD, Mask R-CNN and GNMT, and the kernels of BERT, SSD, Mask R-CNN and GNMT.
+// list: the compute of Mask R-CNN (-19 % here, where the profile's 9 ms of unclassed ops count
+// as compute; 0.83 in the docs' table without them: its RoIAlign einsums stream slower on the TPU
+// than modelled), the HBM-bound share (by the roofline, as the profiler classes ops) of ResNet
+// (-15.1), SSD (-19) and GNMT (-28), and the kernels of BERT, SSD, Mask R-CNN and GNMT.
 constexpr PartsClaim kPartsClaims[] = {
     {"resnet", 0.10, 16, 2}, {"bert", 0.10, 15, 2.2},     {"transformer", 0.10, 15, 2},
-    {"ssd", 0.13, 35, 2.7},  {"maskrcnn", 0.20, 19, 5.7}, {"gnmt", 0.10, 28, 5.9},
+    {"ssd", 0.10, 19, 2.7},  {"maskrcnn", 0.19, 15, 5.7}, {"gnmt", 0.10, 28, 5.9},
 };
 
 // The bundled summaries of Google's profiles beside PodScope at the profiled configurations.

@@ -1,6 +1,6 @@
 // The padded HBM layout of feature maps, against the layouts XLA chose in Google's TPU-v3
 // profiles (google/paragraph hlo_after_optimizations_*_32_tpuv3_stats.csv, each op's HLO text;
-// docs/training-model.md section 3 rule 12).
+// docs/training-model.md section 3 rule 11).
 #include "compute/CoreModel.hpp"
 #include "compute/TiledLayout.hpp"
 
