@@ -284,7 +284,7 @@ W["maskrcnn"] = {
     "graph": BUILDERS["maskrcnn"](),
     "eval": {"examples": V(5000, "[A] COCO val2017 (" + REF + ", section 4)"),
              "schedules": {
-                 "default": schedule("epochs", 1, mode="async", fixed=12.9, tail=12.9, source="[A/B] " + R07 + "results/tpu-v3-1024-TF/maskrcnn logs: 11 evaluation steps on the device each epoch; the host COCO evaluation (12.6-13.2 s) overlaps the next epoch (the epoch period stays 24-25 s when it is shorter); the last one ends the run")}},
+                 "default": schedule("epochs", 1, mode="sync", fixed=4.5, source="[B] " + R07 + "results/tpu-v3-1024-TF/maskrcnn logs (result_1..4): the host COCO evaluation, eval_start to eval_accuracy, 4.5 s per evaluation (median of 72; 4.1-5.3 s, 10th-90th percentile); it does not overlap the next epoch: every block_start follows the previous eval_stop by 12 ms, and the last epoch, which nothing follows, takes the period of the others (24.3-25.7 s). The 7.7-8.5 s from block_stop to eval_start (the evaluation on the device, its post-processing and the transfer of the predictions) are not in this figure (docs/training-model.md, section 9)")}},
     "input": input_block(1e-4, 12e-3, 4e-3, 1e-4, 800 * 1344 * 3 * 2,
         "Assumption (not in " + REF + "): host core-seconds per image for read, decode, resize/pad and box/mask targets, batch"),
     "in_run_startup_s": startup(17.2, "[B] " + R07 + "results/tpu-v3-1024-TF/maskrcnn logs: run_start to the end of the first epoch 41.8 s against a steady period of 24.6 s"),
