@@ -22,6 +22,7 @@ CoreModel loadCoreModel(const std::string& hardware) {
     c.clockHz = m.clockHz;
     c.vpuOpsPerS = m.vpuOpsPerSPerTensorcore * tensorcores;
     c.eupOpsPerS = m.eupOpsPerSPerTensorcore * tensorcores;
+    c.permuteElementsPerS = m.permuteElementsPerSPerTensorcore * tensorcores;
     c.hbmBps = m.hbmBpsPerChip / devices;
     c.hbmBytes = m.hbmBytesPerChip / devices;
     c.vmemBytes = m.vmemBytesPerTensorcore * tensorcores;

@@ -15,6 +15,7 @@ struct CoreModel {
     double clockHz = 0;
     double vpuOpsPerS = 0;  // elementwise fp32 operations
     double eupOpsPerS = 0;  // transcendentals (exp, tanh, rsqrt ...)
+    double permuteElementsPerS = 0; // elements through the cross-lane permute unit
     double hbmBps = 0;      // nominal HBM bandwidth of the core's stack
     double hbmBytes = 0;    // HBM capacity of one core
     double vmemBytes = 0;   // on-chip vector memory

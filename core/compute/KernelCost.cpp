@@ -15,6 +15,8 @@ const char* toString(CoreUnit unit) {
         return "vpu";
     case CoreUnit::Eup:
         return "eup";
+    case CoreUnit::Permute:
+        return "permute";
     case CoreUnit::Overhead:
         return "overhead";
     }
@@ -24,10 +26,12 @@ const char* toString(CoreUnit unit) {
 KernelTime kernelTime(const KernelWork& w, const CoreModel& core) {
     const double units[] = {w.mxuCycles / (core.clockHz * core.mxuEfficiency),
                             w.hbmBytes / (core.hbmBps * core.hbmEfficiency),
-                            w.vpuOps / core.vpuOpsPerS, w.eupOps / core.eupOpsPerS};
+                            w.vpuOps / core.vpuOpsPerS, w.eupOps / core.eupOpsPerS,
+                            w.permuteElements > 0 ? w.permuteElements / core.permuteElementsPerS
+                                                  : 0};
     KernelTime t;
     double slowest = 0;
-    for (int u = 0; u < 4; ++u) {
+    for (int u = 0; u < 5; ++u) {
         if (units[u] > slowest) {
             slowest = units[u];
             t.bound = static_cast<CoreUnit>(u);

@@ -2,6 +2,8 @@
 
 #include "compute/CoreModel.hpp"
 
+#include <cstddef>
+
 namespace podscope {
 
 // What one fused kernel (or `launches` identical ones) asks of a core.
@@ -11,6 +13,7 @@ struct KernelWork {
     double hbmBytes = 0;
     double vpuOps = 0;
     double eupOps = 0;
+    double permuteElements = 0; // elements moved across lanes (sorting networks)
     double launches = 0;
 
     KernelWork& operator+=(const KernelWork& o) {
@@ -19,12 +22,14 @@ struct KernelWork {
         hbmBytes += o.hbmBytes;
         vpuOps += o.vpuOps;
         eupOps += o.eupOps;
+        permuteElements += o.permuteElements;
         launches += o.launches;
         return *this;
     }
 };
 
-enum class CoreUnit { Mxu, Hbm, Vpu, Eup, Overhead };
+enum class CoreUnit { Mxu, Hbm, Vpu, Eup, Permute, Overhead };
+inline constexpr std::size_t kCoreUnitCount = 6;
 const char* toString(CoreUnit unit);
 
 struct KernelTime {

@@ -241,6 +241,26 @@ void lowerAttention(const Layer& l, double b, const LayerSplit& s, const CoreMod
     c.workspaceBytes = (inst * (q * d + kv * d) + scores) * a;
 }
 
+// A sort as XLA's TPU emitter runs it (google/paragraph's profiles: every TopKV2 is a sort of the
+// keys with an iota of indices): a bitonic network over each row padded to a power of two, whose
+// log2 N (log2 N + 1) / 2 compare-exchange passes each move every element of every array across
+// lanes through the permute unit; the rows pad to the sublanes. A tile of rows sorts in VMEM, so
+// HBM sees the arrays once in and once out. The indices take no gradient.
+void lowerSort(const Layer& l, double rows, const CoreModel& core, LayerCost& c) {
+    const double granule = core.rowGranule;
+    const double paddedRows = granule * std::ceil(rows / granule);
+    const double stages = std::ceil(std::log2(std::max(l.length, 2.0)));
+    const double passes = stages * (stages + 1) / 2;
+    const double elementPasses = paddedRows * std::exp2(stages) * passes;
+    KernelWork w;
+    w.permuteElements = elementPasses * l.arrays;
+    w.vpuOps = elementPasses * (l.arrays + 0.5); // a compare per pair, a select per array
+    w.hbmBytes = 2 * rows * l.length * l.elementBytes;
+    w.launches = 1;
+    c.forward.add(w, core);
+    c.workspaceBytes = paddedRows * std::exp2(stages) * l.elementBytes;
+}
+
 void lowerRecurrent(const Layer& l, double b, const CoreModel& core, LayerCost& c) {
     const LoweringRules& r = loweringRules();
     const double a = r.activationBytes;
@@ -371,6 +391,9 @@ LayerCost lowerLayer(const Layer& l, double b, const LayerSplit& s, const CoreMo
         break;
     case LayerType::CropResize:
         lowerCropResize(l, b, s, core, c);
+        break;
+    case LayerType::Sort:
+        lowerSort(l, b * itemsOnCore(l, l.rows, s), core, c);
         break;
     case LayerType::Embedding: {
         const double rows = b * l.rows;

@@ -24,7 +24,7 @@ LayerSplit layerSplit(ModelParallelKind kind, int degree, int coresPerChip);
 struct PassCost {
     KernelWork work;
     double seconds = 0;
-    std::array<double, 5> secondsByUnit{}; // indexed by CoreUnit
+    std::array<double, kCoreUnitCount> secondsByUnit{}; // indexed by CoreUnit
     // Time of the kernels below the core's roofline ridge (memory-bound as a profiler classes
     // them, whatever unit bound them here).
     double belowRidgeS = 0;

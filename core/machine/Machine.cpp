@@ -273,6 +273,7 @@ Machine parseMachine(std::string_view text, const std::string& origin) {
     m.clockHz = r.number("tensorcore", "clock_MHz", 0, 1e5) * 1e6;
     m.vpuOpsPerSPerTensorcore = r.number("tensorcore", "vpu_ops_per_s", 0, 1e18);
     m.eupOpsPerSPerTensorcore = r.number("tensorcore", "eup_ops_per_s", 0, 1e18);
+    m.permuteElementsPerSPerTensorcore = r.number("tensorcore", "permute_elements_per_s", 0, 1e18);
     m.vmemBytesPerTensorcore = r.number("tensorcore", "vmem_MiB", 0, 1e6) * kMiB;
     // The core model's peak is its MXUs at the clock; it must be the published one.
     const double mxuPeak = 2.0 * m.tensorcoresPerChip * m.mxusPerTensorcore * m.mxuDim *

@@ -54,6 +54,7 @@ struct Machine {
     double clockHz = 0;
     double vpuOpsPerSPerTensorcore = 0;
     double eupOpsPerSPerTensorcore = 0;
+    double permuteElementsPerSPerTensorcore = 0; // the cross-lane permute unit (sorts)
     double vmemBytesPerTensorcore = 0;
 
     // Inter-chip interconnect

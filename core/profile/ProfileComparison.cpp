@@ -26,6 +26,8 @@ ProfileCategory layerCategory(LayerType type) {
     case LayerType::Elementwise:
     case LayerType::Loss:
         break;
+    case LayerType::Sort: // the profiler files sort ops apart, with loop control
+        return ProfileCategory::Other;
     }
     return ProfileCategory::Elementwise;
 }
@@ -74,9 +76,11 @@ PodScopeProfile podscopeProfile(const std::vector<ProfiledConfiguration>& config
         for (std::size_t i = 0; i < rows.size(); ++i) {
             const LayerRow& row = rows[i];
             const ProfilePart part{row.seconds(), row.kernels, row.flops, row.hbmBytes};
-            addScaled(
-                out.categories[static_cast<std::size_t>(layerCategory(plan.graph->layers[i].type))],
-                part, w);
+            const ProfileCategory category = layerCategory(plan.graph->layers[i].type);
+            addScaled(out.categories[static_cast<std::size_t>(category)], part, w);
+            if (category == ProfileCategory::Other) {
+                continue; // outside the roofline classes on both sides, as the profile's sorts
+            }
             // Each kernel by its intensity against the ridge, as the profiler classes each op,
             // and by the unit that bound it here.
             const LayerCost& cost = plan.layers[i];

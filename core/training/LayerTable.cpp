@@ -23,7 +23,7 @@ std::vector<LayerRow> layerTable(const StepPlan& plan) {
             c.forward.work.hbmBytes + c.backward.work.hbmBytes + c.recompute.work.hbmBytes;
         row.kernels =
             c.forward.work.launches + c.backward.work.launches + c.recompute.work.launches;
-        std::array<double, 5> byUnit{};
+        std::array<double, kCoreUnitCount> byUnit{};
         for (std::size_t u = 0; u < byUnit.size(); ++u) {
             byUnit[u] = c.forward.secondsByUnit[u] + c.backward.secondsByUnit[u] +
                         c.recompute.secondsByUnit[u];

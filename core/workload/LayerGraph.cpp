@@ -146,7 +146,8 @@ Layer readLayer(LayerReader& r) {
                                      {"pool", LayerType::Pool},
                                      {"elementwise", LayerType::Elementwise},
                                      {"loss", LayerType::Loss},
-                                     {"crop_resize", LayerType::CropResize}});
+                                     {"crop_resize", LayerType::CropResize},
+                                     {"sort", LayerType::Sort}});
     r.type = l.type;
     l.activation = parseChoice<Activation>(r, "act", "none",
                                            {{"none", Activation::None},
@@ -236,6 +237,12 @@ Layer readLayer(LayerReader& r) {
         l.rows = r.number("rois");
         l.k = r.whole("size", 1);
         l.samples = r.numberOr("samples", 1);
+        break;
+    case LayerType::Sort:
+        l.rows = r.number("rows");
+        l.length = r.number("length");
+        l.arrays = r.numberOr("arrays", 2);
+        l.elementBytes = r.numberOr("element_bytes", 8);
         break;
     }
     return l;
@@ -486,6 +493,8 @@ std::string toString(LayerType type) {
         return "loss";
     case LayerType::CropResize:
         return "crop_resize";
+    case LayerType::Sort:
+        return "sort";
     }
     return "?";
 }

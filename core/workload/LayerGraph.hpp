@@ -19,7 +19,8 @@ enum class LayerType {
     Pool,
     Elementwise,
     Loss,
-    CropResize
+    CropResize,
+    Sort
 };
 enum class Activation { None, Relu, Gelu, Tanh };
 enum class BatchNormKind { None, Batch, Frozen };
@@ -58,6 +59,9 @@ struct Layer {
     // crop_resize (RoIAlign on one feature level): the map h x w with cin channels, `rows` RoIs
     // per example, each resampled to k x k cells from `samples` x `samples` points per cell.
     double samples = 1;
+    // sort (a top-k as XLA runs it): `rows` rows per example of `length` elements each, and
+    // `arrays` arrays sorted together (keys and their indices) of `element_bytes` in all.
+    double length = 0, arrays = 2, elementBytes = 8;
     double classes = 0; // loss
     bool rms = false;   // norm: RMSNorm (a scale, no shift) rather than LayerNorm
     TensorSplit split = TensorSplit::None;

@@ -494,6 +494,7 @@ def maskrcnn():
     layers.append({"name": "fpn.p6", "group": "fpn", "type": "pool", "h": p6[0], "w": p6[1],
                    "c": 256, "k": 1, "stride": 2})
     anchors = 0
+    level_anchors = {}
     sizes = {lv: feats[lv][:2] for lv in (2, 3, 4, 5)}
     sizes[6] = p6
     for level in (2, 3, 4, 5, 6):
@@ -508,16 +509,25 @@ def maskrcnn():
                 layer["tied"] = layer["name"][:-1] + "2"
         layers += head
         anchors += fh * fw * 3
+        level_anchors[level] = fh * fw * 3
     rois, fg, classes = 512, 128, 91
+    post_nms = sum(min(n, 1000) for n in level_anchors.values())
     layers += [
         # RPN targets against up to 100 ground-truth boxes (IoU, about 20 vector ops each) and
-        # the proposal step: top 2000 per level by a sort (about log2 n compare-exchange
-        # passes), box decoding, and NMS over 2000 boxes in tiles (IoU of 2000 x 2000 pairs).
+        # the proposal step: the top 2000 of each level by a sort of its bf16 scores with their
+        # s32 indices (the profile's `top_k_wrapper` sorts [4, 209664] ... [4, 819]), box
+        # decoding, NMS over 2000 boxes in tiles (IoU of 2000 x 2000 pairs), and the top 1000
+        # of the survivors of every level (`post_nms_topk`, [4, 4819]).
         elementwise("rpn.targets", "proposals", anchors * 100, 20, passes=1, backward=False),
         elementwise("rpn.loss", "proposals", anchors * 16, 4, eup=1, passes=2),
-        elementwise("proposals.topk", "proposals", anchors, 2 * 18, passes=2, backward=False),
+    ] + [
+        {"name": f"proposals.topk{level}", "group": "proposals", "type": "sort", "rows": 1,
+         "length": n, "element_bytes": 2 + 4} for level, n in level_anchors.items()
+    ] + [
         elementwise("proposals.nms", "proposals", 5 * 2000 * 2000 // 2, 20, passes=0,
                     backward=False),
+        {"name": "proposals.post_nms_topk", "group": "proposals", "type": "sort", "rows": 1,
+         "length": post_nms, "element_bytes": 2 + 4},
         elementwise("roi.targets", "proposals", 2000 * 100, 20, passes=1, backward=False),
     ]
     layers += roi_align("box_head", sizes, rois, 7)

@@ -184,6 +184,54 @@ TEST(LayerCost, MaxPoolReadsItsStridedInputAndScattersItsGradient) {
     EXPECT_DOUBLE_EQ(cost.savedBytes, 4 * out);
 }
 
+// A top-k is a sort (keys with their indices) through the permute unit: its time against the
+// profiled sorts (google/paragraph hlo_after_optimizations_{ssd,maskrcnn}_32_tpuv3_stats.csv,
+// average self time per occurrence; docs/training-model.md section 14, "Sorts and top-k"), with
+// no fitted parameter. The indices take no gradient.
+TEST(LayerCost, SortsTakeTheProfiledTimeOfABitonicNetwork) {
+    const CoreModel c = core();
+    struct Measured {
+        double examples, rowsPerExample, length, elementBytes, seconds, tolerance;
+    };
+    const Measured sorts[] = {
+        {16, 81, 8732, 4 + 4, 34.706e-3, 0.10}, // SSD evaluation: f32[1296,8732] + s32
+        {4, 1, 209664, 2 + 4, 6.653e-3, 0.15},  // Mask R-CNN proposals P2: bf16[4,209664] + s32
+        {4, 1, 52416, 2 + 4, 1.374e-3, 0.15},   // P3
+        {4, 1, 13104, 2 + 4, 0.292e-3, 0.25},   // P4
+        {4, 1, 4819, 2 + 4, 0.1125e-3, 0.15},   // post-NMS top-k
+    };
+    for (const Measured& m : sorts) {
+        Layer sort;
+        sort.type = LayerType::Sort;
+        sort.rows = m.rowsPerExample;
+        sort.length = m.length;
+        sort.elementBytes = m.elementBytes;
+        const LayerCost cost =
+            lowerLayer(sort, m.examples, layerSplit(ModelParallelKind::None, 1, 2), c, true);
+        EXPECT_NEAR(cost.forward.seconds / m.seconds, 1.0, m.tolerance) << m.length;
+        EXPECT_EQ(cost.forward.bound(), CoreUnit::Permute) << m.length;
+        EXPECT_DOUBLE_EQ(cost.backward.seconds, 0) << m.length;
+        EXPECT_DOUBLE_EQ(cost.forward.work.launches, 1) << m.length;
+    }
+}
+
+// Sorting 4 rows costs what sorting 8 does (the rows pad to the sublanes), and a row one element
+// longer than a power of two doubles its padded length and adds its passes.
+TEST(LayerCost, SortRowsPadToTheSublanesAndLengthsToAPowerOfTwo) {
+    const CoreModel c = core();
+    Layer sort;
+    sort.type = LayerType::Sort;
+    sort.rows = 1;
+    sort.length = 1024;
+    const LayerSplit none = layerSplit(ModelParallelKind::None, 1, 2);
+    const double four = lowerLayer(sort, 4, none, c, true).forward.work.permuteElements;
+    EXPECT_DOUBLE_EQ(lowerLayer(sort, 8, none, c, true).forward.work.permuteElements, four);
+    EXPECT_DOUBLE_EQ(lowerLayer(sort, 9, none, c, true).forward.work.permuteElements, 2 * four);
+    sort.length = 1025; // 2048 padded, 11 x 12 / 2 = 66 passes against 10 x 11 / 2 = 55
+    EXPECT_DOUBLE_EQ(lowerLayer(sort, 8, none, c, true).forward.work.permuteElements,
+                     four * 2 * 66 / 55);
+}
+
 // RoIAlign as the TPU code runs it: two einsums per level, 'bhwf,bnyh->bnywf' (2 b n k h w c
 // FLOPs) and 'bnywf,bnxw->bnyxf' (2 b n k k w c), whatever the RoIs' sizes; the backward pass is
 // the two transposed einsums (the boxes take no gradient), so it does the same work. The

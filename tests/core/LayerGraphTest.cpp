@@ -114,6 +114,34 @@ TEST(LayerGraph, ShapeVariablesOutsideTheirRangeAreRefused) {
     }
 }
 
+// A sort layer reads its row count and length; a missing or empty length is refused by name.
+TEST(LayerGraph, SortLayersNeedARowLength) {
+    const auto graph = [](const std::string& sort) {
+        return nlohmann::json::parse(R"({"layers": [{"name": "topk", "type": "sort", )" + sort +
+                                     "}]}");
+    };
+    const LayerGraph ok = bindLayerGraph(
+        parseLayerGraphSpec(graph(R"("rows": 1, "length": 4819, "element_bytes": 6)"), "test"), {});
+    ASSERT_EQ(ok.layers.size(), 1u);
+    EXPECT_EQ(ok.layers[0].type, LayerType::Sort);
+    EXPECT_DOUBLE_EQ(ok.layers[0].length, 4819);
+    EXPECT_DOUBLE_EQ(ok.layers[0].arrays, 2); // keys and their indices unless told
+    EXPECT_DOUBLE_EQ(ok.layers[0].elementBytes, 6);
+    for (const std::string& bad :
+         {std::string(R"("rows": 1)"), std::string(R"("rows": 1, "length": 0)"),
+          std::string(R"("rows": 1, "length": 8, "arrays": -1)")}) {
+        try {
+            bindLayerGraph(parseLayerGraphSpec(graph(bad), "test"), {});
+            ADD_FAILURE() << bad << " accepted";
+        } catch (const InputError& e) {
+            EXPECT_NE(std::string(e.what()).find(
+                          bad.find("arrays") != std::string::npos ? "arrays" : "length"),
+                      std::string::npos)
+                << e.what();
+        }
+    }
+}
+
 TEST(LayerGraph, ModelParallelKindsFollowTheLayers) {
     EXPECT_TRUE(loadWorkload("ssd").supports(ModelParallelKind::Spatial));
     EXPECT_TRUE(loadWorkload("resnet50").supports(ModelParallelKind::Spatial));

@@ -32,9 +32,12 @@ constexpr UnitStyle kUnits[] = {
      QScatterSeries::MarkerShapeTriangle},
     {"bound by the transcendental unit", "transcendental-bound", palette::kReddishPurple,
      QScatterSeries::MarkerShapeRotatedRectangle},
+    {"bound by the permute unit (sorts)", "permute-bound", palette::kSkyBlue,
+     QScatterSeries::MarkerShapePentagon},
     {"bound by the cost per kernel", "kernel-cost-bound", palette::kOrange,
      QScatterSeries::MarkerShapeStar},
 };
+static_assert(std::size(kUnits) == kCoreUnitCount, "one style per CoreUnit");
 
 } // namespace
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "compute/KernelCost.hpp"
 #include "figure/FigureData.hpp"
 
 #include <QChartView>
@@ -30,8 +31,9 @@ public:
     // Points are stored on the axes' scales (log10 of intensity, of TFLOP/s).
     const FigureAxis& intensityAxis() const { return *intensity_; }
     const FigureAxis& flopsAxis() const { return *flops_; }
-    // One series per bounding unit (CoreUnit order: MXU, HBM, vector, transcendental, overhead).
-    const std::array<QScatterSeries*, 5>& layerSeries() const { return layers_; }
+    // One series per bounding unit (CoreUnit order: MXU, HBM, vector, transcendental, permute,
+    // overhead).
+    const std::array<QScatterSeries*, kCoreUnitCount>& layerSeries() const { return layers_; }
     QLineSeries* roofSeries() const { return roof_; }
     const FigureFrame& frame() const { return *frame_; }
 
@@ -40,11 +42,12 @@ public:
 
 private:
     RooflineFigure figure_;
-    std::vector<std::size_t> shown_[5]; // per series, the layer index of each point
+    std::array<std::vector<std::size_t>, kCoreUnitCount>
+        shown_; // per series, the layer index of each point
     FigureFrame* frame_;
     QLineSeries* roof_;
     QLineSeries* peak_;
-    std::array<QScatterSeries*, 5> layers_{};
+    std::array<QScatterSeries*, kCoreUnitCount> layers_{};
     FigureAxis* intensity_;
     FigureAxis* flops_;
 };
