@@ -79,7 +79,8 @@ PodScopeProfile podscopeProfile(const std::vector<ProfiledConfiguration>& config
             const ProfileCategory category = layerCategory(plan.graph->layers[i].type);
             addScaled(out.categories[static_cast<std::size_t>(category)], part, w);
             if (category == ProfileCategory::Other) {
-                continue; // outside the roofline classes on both sides, as the profile's sorts
+                out.unclassedS += w * row.seconds(); // as the profile's sorts: no roofline class
+                continue;
             }
             // Each kernel by its intensity against the ridge, as the profiler classes each op,
             // and by the unit that bound it here.

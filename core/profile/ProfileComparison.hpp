@@ -26,6 +26,8 @@ struct PodScopeProfile {
     // the ridge's operational intensity compute-bound, below it memory-bound.
     double computeBoundS = 0;
     double memoryBoundS = 0;
+    // Sort layers, outside the roofline classes as the profile's sorts are (filed as other).
+    double unclassedS = 0;
     // The same kernels by the unit that bound them in PodScope's model: the MXU, or the others
     // (HBM, vector, transcendental units, kernel overhead).
     double mxuUnitS = 0;

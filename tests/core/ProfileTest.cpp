@@ -144,13 +144,14 @@ struct PartsClaim {
 
 // The tolerances docs/training-model.md section 14 states (every bundled profile, none left
 // out). The target is {0.10, 15, 2} for each; the ones above it are the misses the docs
-// list: the compute of Mask R-CNN (-19 % here, where the profile's 9 ms of unclassed ops count
-// as compute; 0.83 in the docs' table without them: its RoIAlign einsums stream slower on the TPU
-// than modelled), the HBM-bound share (by the roofline, as the profiler classes ops) of ResNet
-// (-15.1), SSD (-19) and GNMT (-28), and the kernels of BERT, SSD, Mask R-CNN and GNMT.
+// list: the compute of Mask R-CNN (-17 % here, where the unclassed ops, the profile's 9 ms and
+// PodScope's sorts, count as compute: its RoIAlign einsums stream slower on the TPU than
+// modelled), the HBM-bound share (by the roofline, as the profiler classes ops) of ResNet
+// (-15.1), Mask R-CNN (-15.7), SSD (-19) and GNMT (-28), and the kernels of BERT, SSD, Mask
+// R-CNN and GNMT.
 constexpr PartsClaim kPartsClaims[] = {
     {"resnet", 0.10, 16, 2}, {"bert", 0.10, 15, 2.2},     {"transformer", 0.10, 15, 2},
-    {"ssd", 0.10, 19, 2.7},  {"maskrcnn", 0.19, 15, 5.7}, {"gnmt", 0.10, 28, 5.9},
+    {"ssd", 0.10, 19, 2.7},  {"maskrcnn", 0.19, 16, 5.7}, {"gnmt", 0.10, 28, 5.9},
 };
 
 // The bundled summaries of Google's profiles beside PodScope at the profiled configurations.
@@ -256,7 +257,7 @@ TEST(BundledProfiles, PartsAgreeWithinTheClaimedTolerances) {
         const ProfileSummary& m = f.measured;
         const PodScopeProfile ps = podscopeProfile(f.configurations);
         const double measured = m.computeBoundS + m.hbmBoundS + m.unknownBoundS;
-        const double modelled = ps.computeBoundS + ps.memoryBoundS;
+        const double modelled = ps.computeBoundS + ps.memoryBoundS + ps.unclassedS;
         EXPECT_LE(std::abs(modelled / measured - 1), claim.compute)
             << claim.name << ": compute " << modelled << " s against " << measured << " s";
         const double measuredShare = 100 * m.hbmBoundS / measured;
