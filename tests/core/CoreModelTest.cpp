@@ -184,6 +184,15 @@ TEST(LayerCost, MaxPoolReadsItsStridedInputAndScattersItsGradient) {
     EXPECT_DOUBLE_EQ(cost.savedBytes, 4 * out);
 }
 
+Layer sortLayer(double rowsPerExample, double length, double elementBytes = 8) {
+    Layer sort;
+    sort.type = LayerType::Sort;
+    sort.rows = rowsPerExample;
+    sort.length = length;
+    sort.elementBytes = elementBytes;
+    return sort;
+}
+
 // A top-k is a sort (keys with their indices) through the permute unit: its time against the
 // profiled sorts (google/paragraph hlo_after_optimizations_{ssd,maskrcnn}_32_tpuv3_stats.csv,
 // average self time per occurrence; docs/training-model.md section 14, "Sorts and top-k"), with
@@ -201,13 +210,9 @@ TEST(LayerCost, SortsTakeTheProfiledTimeOfABitonicNetwork) {
         {4, 1, 4819, 2 + 4, 0.1125e-3, 0.15},   // post-NMS top-k
     };
     for (const Measured& m : sorts) {
-        Layer sort;
-        sort.type = LayerType::Sort;
-        sort.rows = m.rowsPerExample;
-        sort.length = m.length;
-        sort.elementBytes = m.elementBytes;
         const LayerCost cost =
-            lowerLayer(sort, m.examples, layerSplit(ModelParallelKind::None, 1, 2), c, true);
+            lowerLayer(sortLayer(m.rowsPerExample, m.length, m.elementBytes), m.examples,
+                       layerSplit(ModelParallelKind::None, 1, 2), c, true);
         EXPECT_NEAR(cost.forward.seconds / m.seconds, 1.0, m.tolerance) << m.length;
         EXPECT_EQ(cost.forward.bound(), CoreUnit::Permute) << m.length;
         EXPECT_DOUBLE_EQ(cost.backward.seconds, 0) << m.length;
@@ -219,10 +224,7 @@ TEST(LayerCost, SortsTakeTheProfiledTimeOfABitonicNetwork) {
 // longer than a power of two doubles its padded length and adds its passes.
 TEST(LayerCost, SortRowsPadToTheSublanesAndLengthsToAPowerOfTwo) {
     const CoreModel c = core();
-    Layer sort;
-    sort.type = LayerType::Sort;
-    sort.rows = 1;
-    sort.length = 1024;
+    Layer sort = sortLayer(1, 1024);
     const LayerSplit none = layerSplit(ModelParallelKind::None, 1, 2);
     const double four = lowerLayer(sort, 4, none, c, true).forward.work.permuteElements;
     EXPECT_DOUBLE_EQ(lowerLayer(sort, 8, none, c, true).forward.work.permuteElements, four);
