@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 namespace podscope {
 
@@ -31,7 +32,7 @@ KernelTime kernelTime(const KernelWork& w, const CoreModel& core) {
                                                   : 0};
     KernelTime t;
     double slowest = 0;
-    for (int u = 0; u < 5; ++u) {
+    for (std::size_t u = 0; u < std::size(units); ++u) {
         if (units[u] > slowest) {
             slowest = units[u];
             t.bound = static_cast<CoreUnit>(u);
