@@ -27,6 +27,7 @@ CoreModel loadCoreModel(const std::string& hardware) {
     c.hbmBytes = m.hbmBytesPerChip / devices;
     c.vmemBytes = m.vmemBytesPerTensorcore * tensorcores;
     c.hbmEfficiency = m.hbmAchievedBpsPerChip / m.hbmBpsPerChip;
+    c.hbmTransposeBps = m.hbmTransposeBpsPerChip.value_or(m.hbmAchievedBpsPerChip) / devices;
     c.rooflineRidgeFlopPerByte = m.rooflineRidgeFlopPerByte.value_or(c.peakFlops() / c.hbmBps);
     const CoreCalibration fit = loadCoreCalibration(hardware);
     c.kernelOverheadS = fit.kernelOverheadS;

@@ -21,6 +21,7 @@ struct CoreModel {
     double vmemBytes = 0;   // on-chip vector memory
 
     double hbmEfficiency = 1;  // achieved fraction of hbmBps by streaming kernels (measured DMA rate)
+    double hbmTransposeBps = 0; // copies that move elements between lanes and sublanes
     // A kernel with fewer FLOPs per HBM byte is memory-bound by the roofline, as a profiler
     // classes ops (docs/training-model.md section 14); this classes, it does not time.
     double rooflineRidgeFlopPerByte = 0;

@@ -25,11 +25,12 @@ const char* toString(CoreUnit unit) {
 }
 
 KernelTime kernelTime(const KernelWork& w, const CoreModel& core) {
-    const double units[] = {w.mxuCycles / (core.clockHz * core.mxuEfficiency),
-                            w.hbmBytes / (core.hbmBps * core.hbmEfficiency),
-                            w.vpuOps / core.vpuOpsPerS, w.eupOps / core.eupOpsPerS,
-                            w.permuteElements > 0 ? w.permuteElements / core.permuteElementsPerS
-                                                  : 0};
+    const double units[] = {
+        w.mxuCycles / (core.clockHz * core.mxuEfficiency),
+        (w.hbmBytes - w.transposeBytes) / (core.hbmBps * core.hbmEfficiency) +
+            (w.transposeBytes > 0 ? w.transposeBytes / core.hbmTransposeBps : 0),
+        w.vpuOps / core.vpuOpsPerS, w.eupOps / core.eupOpsPerS,
+        w.permuteElements > 0 ? w.permuteElements / core.permuteElementsPerS : 0};
     KernelTime t;
     double slowest = 0;
     for (std::size_t u = 0; u < std::size(units); ++u) {

@@ -11,6 +11,7 @@ struct KernelWork {
     double mxuCycles = 0;
     double flops = 0;     // useful multiply-add work x 2 (padding not counted)
     double hbmBytes = 0;
+    double transposeBytes = 0; // of hbmBytes, those a transposing copy moves (its slower rate)
     double vpuOps = 0;
     double eupOps = 0;
     double permuteElements = 0; // elements moved across lanes (sorting networks)
@@ -20,6 +21,7 @@ struct KernelWork {
         mxuCycles += o.mxuCycles;
         flops += o.flops;
         hbmBytes += o.hbmBytes;
+        transposeBytes += o.transposeBytes;
         vpuOps += o.vpuOps;
         eupOps += o.eupOps;
         permuteElements += o.permuteElements;

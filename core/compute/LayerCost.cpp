@@ -261,6 +261,33 @@ void lowerSort(const Layer& l, double rows, const CoreModel& core, LayerCost& c)
     c.workspaceBytes = paddedRows * std::exp2(stages) * l.elementBytes;
 }
 
+// A relayout as XLA emits it (a copy, or a reshape that re-tiles): one kernel reads the source
+// in its padded tiles and writes the destination in its own; a copy that changes which axis is
+// on the lanes moves elements between lanes and sublanes, at the machine's transposing rate
+// (docs/training-model.md section 3, rule 13). Spatial partitions split the first axis after
+// the batch.
+void lowerRelayout(const Layer& l, double b, const LayerSplit& s, const CoreModel& core,
+                   LayerCost& c) {
+    const auto onCore = [&](std::vector<double> dims) {
+        dims.front() = itemsOnCore(l, dims.front(), s);
+        dims.insert(dims.begin(), b);
+        return dims;
+    };
+    const double from = tiledArrayElements(onCore(l.fromDims), l.fromOrder, core);
+    const double to = tiledArrayElements(onCore(l.toDims), l.toOrder, core);
+    KernelWork w;
+    w.hbmBytes = (from + to) * l.elementBytes;
+    w.transposeBytes = l.transposed ? w.hbmBytes : 0;
+    w.launches = 1;
+    if (l.forward) {
+        c.forward.add(w, core);
+    }
+    if (l.backward) {
+        c.backward.add(w, core); // the gradient's relayout, as many bytes
+    }
+    c.workspaceBytes = to * l.elementBytes;
+}
+
 void lowerRecurrent(const Layer& l, double b, const CoreModel& core, LayerCost& c) {
     const LoweringRules& r = loweringRules();
     const double a = r.activationBytes;
@@ -394,6 +421,9 @@ LayerCost lowerLayer(const Layer& l, double b, const LayerSplit& s, const CoreMo
         break;
     case LayerType::Sort:
         lowerSort(l, b * itemsOnCore(l, l.rows, s), core, c);
+        break;
+    case LayerType::Relayout:
+        lowerRelayout(l, b, s, core, c);
         break;
     case LayerType::Embedding: {
         const double rows = b * l.rows;

@@ -34,6 +34,20 @@ double paddedMapPosition(double batch, double features, const CoreModel& core) {
     return std::min(tiled(features, batch, core), tiled(batch, features, core));
 }
 
+double tiledArrayElements(const std::vector<double>& dims, const std::vector<int>& minorToMajor,
+                          const CoreModel& core) {
+    double elements = 1;
+    for (const double d : dims) {
+        elements *= d;
+    }
+    if (dims.size() < 2 || minorToMajor.size() != dims.size() || elements <= 0) {
+        return elements;
+    }
+    const double minor = dims.at(static_cast<std::size_t>(minorToMajor[0]));
+    const double second = dims.at(static_cast<std::size_t>(minorToMajor[1]));
+    return elements / (minor * second) * tiled(minor, second, core);
+}
+
 double mapPadding(double batch, double features, const CoreModel& core) {
     if (batch <= 0 || features <= 0) {
         return 1;

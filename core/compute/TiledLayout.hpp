@@ -2,6 +2,8 @@
 
 #include "compute/CoreModel.hpp"
 
+#include <vector>
+
 namespace podscope {
 
 // XLA stores an array in HBM in tiles of its two minor dimensions: `vectorLanes` on the minor one
@@ -13,5 +15,10 @@ double paddedMapPosition(double batch, double features, const CoreModel& core);
 
 // The padded elements over the exact ones (1 when both dimensions fill their tiles).
 double mapPadding(double batch, double features, const CoreModel& core);
+
+// Elements an array of `dims` occupies in HBM with the layout `minorToMajor` (XLA's order of
+// the axes, minor first): its minor axis padded to the lanes, the second to the sublane tile.
+double tiledArrayElements(const std::vector<double>& dims, const std::vector<int>& minorToMajor,
+                          const CoreModel& core);
 
 } // namespace podscope

@@ -265,6 +265,13 @@ Machine parseMachine(std::string_view text, const std::string& origin) {
     if (m.hbmAchievedBpsPerChip > m.hbmBpsPerChip) {
         r.fail("chip.hbm_achieved_GBps", "above the nominal hbm_GBps");
     }
+    if (const auto gbps = r.optionalNumber("chip", "hbm_transpose_GBps", 0, 1e6)) {
+        m.hbmTransposeBpsPerChip = *gbps * units::kGB;
+        if (*m.hbmTransposeBpsPerChip > m.hbmAchievedBpsPerChip) {
+            r.fail("chip.hbm_transpose_GBps", "above hbm_achieved_GBps (a transposing copy "
+                                              "streams no faster than a plain one)");
+        }
+    }
 
     m.mxusPerTensorcore = r.integer("tensorcore", "mxus", 1, 64);
     m.mxuDim = r.integer("tensorcore", "mxu_dim", 1, 4096);

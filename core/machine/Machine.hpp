@@ -45,6 +45,9 @@ struct Machine {
     // The operational intensity (FLOP per HBM byte) below which a profiler classes an op
     // memory-bound; unset: peak FLOP/s over nominal HBM bandwidth.
     std::optional<double> rooflineRidgeFlopPerByte;
+    // The rate of copies that move elements between lanes and sublanes (a relayout that changes
+    // an array's minor dimension); unset: they stream at hbmAchievedBpsPerChip.
+    std::optional<double> hbmTransposeBpsPerChip;
 
     // One TensorCore
     int mxusPerTensorcore = 1;

@@ -28,6 +28,8 @@ ProfileCategory layerCategory(LayerType type) {
         break;
     case LayerType::Sort: // the profiler files sort ops apart, with loop control
         return ProfileCategory::Other;
+    case LayerType::Relayout:
+        return ProfileCategory::DataFormatting;
     }
     return ProfileCategory::Elementwise;
 }

@@ -460,11 +460,13 @@ StepPlan buildStepPlanUnchecked(const Scenario& scenario, const CoreCalibration*
     const double examples = p.parallelism.perReplicaBatch;
     std::vector<bool> inputGradient(p.graph->layers.size(), true);
     p.layers.reserve(p.graph->layers.size());
+    bool weightsBefore = false; // the layers before the first weights read the data
     for (std::size_t i = 0; i < p.graph->layers.size(); ++i) {
-        inputGradient[i] = i > 0; // the first layer reads the data
+        inputGradient[i] = weightsBefore;
         p.layers.push_back(
             lowerLayer(p.graph->layers[i], examples, p.split, p.core, inputGradient[i]));
         p.parametersPerCore += p.layers.back().parameters;
+        weightsBefore = weightsBefore || p.graph->layers[i].hasWeights();
     }
     addLayerExchanges(p, inputGradient, batchNormTile);
     addGradientExchanges(p, s);

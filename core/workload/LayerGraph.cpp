@@ -5,6 +5,7 @@
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 namespace podscope {
 namespace {
@@ -132,6 +133,52 @@ Enum parseChoice(const LayerReader& r, const std::string& key, const std::string
     r.fail(key, "has an unknown value '" + value + "' (" + known + ")");
 }
 
+double elementCount(const std::vector<double>& dims) {
+    double n = 1;
+    for (const double d : dims) {
+        n *= d;
+    }
+    return n;
+}
+
+// {"dims": [per-example sizes], "minor_to_major": [axes of batch + dims]}: the order is a
+// permutation of 0..dims (axis 0 the batch), as XLA writes a layout.
+void readArrayLayout(const LayerReader& r, const std::string& key, std::vector<double>& dims,
+                     std::vector<int>& order) {
+    const nlohmann::json* array = r.object.contains(key) ? &r.object.at(key) : nullptr;
+    if (!array || !array->is_object() || !array->contains("dims") ||
+        !array->at("dims").is_array() || !array->contains("minor_to_major") ||
+        !array->at("minor_to_major").is_array()) {
+        r.fail(key, "must be {\"dims\": [sizes per example], \"minor_to_major\": [axes]}");
+    }
+    for (const nlohmann::json& d : array->at("dims")) {
+        if (!d.is_number() || !(d.get<double>() >= 1) || d.get<double>() > kAbsurdSize ||
+            std::floor(d.get<double>()) != d.get<double>()) {
+            r.fail(key, "dims must be whole numbers from 1 to 1e12");
+        }
+        dims.push_back(d.get<double>());
+    }
+    if (dims.empty() || dims.size() > 8 || elementCount(dims) > kAbsurdSize) {
+        r.fail(key, "dims must be 1 to 8 sizes holding at most 1e12 elements per example");
+    }
+    const std::size_t axes = dims.size() + 1;
+    std::vector<bool> seen(axes, false);
+    for (const nlohmann::json& a : array->at("minor_to_major")) {
+        const double axis = a.is_number() ? a.get<double>() : -1;
+        if (std::floor(axis) != axis || axis < 0 || axis >= static_cast<double>(axes) ||
+            seen[static_cast<std::size_t>(axis)]) {
+            r.fail(key, "minor_to_major must order each axis 0.." + std::to_string(axes - 1) +
+                            " once (axis 0 the batch)");
+        }
+        seen[static_cast<std::size_t>(axis)] = true;
+        order.push_back(static_cast<int>(axis));
+    }
+    if (order.size() != axes) {
+        r.fail(key, "minor_to_major must order each axis 0.." + std::to_string(axes - 1) +
+                        " once (axis 0 the batch)");
+    }
+}
+
 Layer readLayer(LayerReader& r) {
     Layer l;
     l.name = r.text("name", "");
@@ -147,7 +194,8 @@ Layer readLayer(LayerReader& r) {
                                      {"elementwise", LayerType::Elementwise},
                                      {"loss", LayerType::Loss},
                                      {"crop_resize", LayerType::CropResize},
-                                     {"sort", LayerType::Sort}});
+                                     {"sort", LayerType::Sort},
+                                     {"relayout", LayerType::Relayout}});
     r.type = l.type;
     l.activation = parseChoice<Activation>(r, "act", "none",
                                            {{"none", Activation::None},
@@ -243,6 +291,20 @@ Layer readLayer(LayerReader& r) {
         l.length = r.number("length");
         l.arrays = r.numberOr("arrays", 2);
         l.elementBytes = r.numberOr("element_bytes", 8);
+        break;
+    case LayerType::Relayout:
+        readArrayLayout(r, "from", l.fromDims, l.fromOrder);
+        readArrayLayout(r, "to", l.toDims, l.toOrder);
+        if (std::abs(elementCount(l.fromDims) - elementCount(l.toDims)) >
+            1e-9 * elementCount(l.fromDims)) {
+            r.fail("to", "must hold as many elements per example as 'from' (a relayout moves "
+                         "every element once)");
+        }
+        l.elementBytes = r.number("element_bytes");
+        l.transposed = r.flag("transposed");
+        std::tie(l.forward, l.backward) = parseChoice<std::pair<bool, bool>>(
+            r, "pass", "forward",
+            {{"forward", {true, false}}, {"backward", {false, true}}, {"both", {true, true}}});
         break;
     }
     return l;
@@ -495,6 +557,8 @@ std::string toString(LayerType type) {
         return "crop_resize";
     case LayerType::Sort:
         return "sort";
+    case LayerType::Relayout:
+        return "relayout";
     }
     return "?";
 }

@@ -20,7 +20,8 @@ enum class LayerType {
     Elementwise,
     Loss,
     CropResize,
-    Sort
+    Sort,
+    Relayout
 };
 enum class Activation { None, Relu, Gelu, Tanh };
 enum class BatchNormKind { None, Batch, Frozen };
@@ -62,6 +63,15 @@ struct Layer {
     // sort (a top-k as XLA runs it): `rows` rows per example of `length` elements each, and
     // `arrays` arrays sorted together (keys and their indices) of `element_bytes` in all.
     double length = 0, arrays = 2, elementBytes = 8;
+    // relayout (a copy or reshape that changes an array's HBM layout, as XLA emits them): the
+    // source and destination arrays, each [batch, dims...] with its minor-to-major axis order
+    // (XLA's `{2,1,0}`, axis 0 the batch); `transposed` when the lanes' elements change (the copy
+    // goes through the transpose path), else rows are regrouped and stream. `elementBytes`
+    // serves it; it runs in the forward pass, the backward pass (on a gradient) or both.
+    std::vector<double> fromDims, toDims;
+    std::vector<int> fromOrder, toOrder;
+    bool transposed = false;
+    bool forward = true;
     double classes = 0; // loss
     bool rms = false;   // norm: RMSNorm (a scale, no shift) rather than LayerNorm
     TensorSplit split = TensorSplit::None;

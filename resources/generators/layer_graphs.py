@@ -470,9 +470,59 @@ def roi_align(group, sizes, rois, cells):
              "size": cells, "samples": 2, "spatial": "rois"} for level in (2, 3, 4, 5)]
 
 
+# Relayouts as XLA emits them in the profiled Mask R-CNN step (google/paragraph
+# hlo_after_optimizations_maskrcnn_32_tpuv3_stats.csv, 'data formatting' ops, 4 images per core,
+# the 832x1344 orientation's op names): copies and reshapes that change an array's HBM tiling.
+# Each array is [batch, dims...] with XLA's minor-to-major order (axis 0 the batch); `transposed`
+# where the destination puts other elements on the lanes, as the profile's rate shows (95-160
+# GB/s against 250-360 for those that regroup rows; docs/training-model.md section 3, rule 13).
+PROFILE_MASKRCNN = "[B] google/paragraph paragraph/data/hlo_after_optimizations_maskrcnn_32_tpuv3_stats.csv (commit 97f466f): "
+
+
+def relayout(name, group, src, dst, element_bytes, transposed, hlo, pass_="forward"):
+    return {"name": name, "group": group, "type": "relayout",
+            "from": {"dims": src[0], "minor_to_major": src[1]},
+            "to": {"dims": dst[0], "minor_to_major": dst[1]},
+            "element_bytes": element_bytes, "transposed": transposed, "pass": pass_,
+            "source": PROFILE_MASKRCNN + hlo}
+
+
+def maskrcnn_anchor_relayouts(level, h, w):
+    """The RPN outputs of one level on their way to the proposals and the loss."""
+    n = h * w * 3
+    row_major3, row_major2, row_major1 = [3, 2, 1, 0], [2, 1, 0], [1, 0]
+    return [
+        # The head's outputs leave the convolution batch-second-minor ({3,0,2,1}).
+        relayout(f"rpn.box{level}.relayout", "proposals", ([h, w, 12], [3, 0, 2, 1]),
+                 ([h, w, 12], row_major3), 2, False, "rpn_net/rpn-box/BiasAdd copy.8143"),
+        relayout(f"rpn.score{level}.relayout", "proposals", ([h, w, 3], [3, 0, 2, 1]),
+                 ([h, w, 3], row_major3), 2, False, "proposal/proposal-l2/Sigmoid copy.8144"),
+        relayout(f"proposals.boxes{level}", "proposals", ([h, w, 12], row_major3),
+                 ([n, 4], row_major2), 2, False, "proposal/proposal-l2/Reshape_1 reshape.21133"),
+        relayout(f"proposals.boxes{level}.transpose", "proposals", ([n, 4], row_major2),
+                 ([n, 4], [1, 2, 0]), 2, True, "proposal/proposal-l2/Reshape_1 copy.8146"),
+        relayout(f"proposals.scores{level}", "proposals", ([h, w, 3], row_major3),
+                 ([n], row_major1), 2, True, "proposal/proposal-l2/Sigmoid reshape.42453"),
+        # The loss: the box targets from the infeed's flat buffer into the map's layout, the
+        # per-anchor score loss back to the map's (and its gradient).
+        relayout(f"rpn.loss.box_targets{level}.unpack", "rpn_loss", ([n * 4], row_major1),
+                 ([n, 4], row_major2), 4, False, "InfeedQueue/dequeue reshape.44497"),
+        relayout(f"rpn.loss.box_targets{level}", "rpn_loss", ([n, 4], row_major2),
+                 ([h, w, 12], row_major3), 4, False, "rpn_loss/Reshape_1 reshape.23353"),
+        relayout(f"rpn.loss.scores{level}", "rpn_loss", ([n, 1], [1, 0, 2]),
+                 ([h, w, 3], row_major3), 4, True,
+                 "rpn_loss/rpn_score_loss/sigmoid_cross_entropy_loss/Cast reshape.42645, its "
+                 "gradient Mul_grad reshape.42688", "both"),
+    ]
+
+
 def maskrcnn():
     H, W = 832, 1344
-    layers = [conv("conv0", "backbone.stem", H // 2, W // 2, 12, 64, 4, bn="frozen", fold=True),
+    layers = [relayout("input.image", "backbone.stem", ([H // 2 * W // 2 * 12], [1, 0]),
+                       ([H // 2 * W // 2, 12], [2, 0, 1]), 2, True,
+                       "InfeedQueue/dequeue reshape.44495: the space-to-depth image batch "
+                       "bf16[279552,4,12], the images second-minor"),
+              conv("conv0", "backbone.stem", H // 2, W // 2, 12, 64, 4, bn="frozen", fold=True),
               {"name": "maxpool", "group": "backbone.stem", "type": "pool", "h": H // 4,
                "w": W // 4, "c": 64, "k": 3, "stride": 2}]
     feats = {}
@@ -518,6 +568,10 @@ def maskrcnn():
         # s32 indices (the profile's `top_k_wrapper` sorts [4, 209664] ... [4, 819]), box
         # decoding, NMS over 2000 boxes in tiles (IoU of 2000 x 2000 pairs), and the top 1000
         # of the survivors of every level (`post_nms_topk`, [4, 4819]).
+    ]
+    for level in (2, 3, 4, 5, 6):
+        layers += maskrcnn_anchor_relayouts(level, *sizes[level])
+    layers += [
         elementwise("rpn.targets", "proposals", anchors * 100, 20, passes=1, backward=False),
         elementwise("rpn.loss", "proposals", anchors * 16, 4, eup=1, passes=2),
     ] + [
@@ -532,6 +586,16 @@ def maskrcnn():
     ]
     layers += roi_align("box_head", sizes, rois, 7)
     layers += [
+        # The RoI features, RoI-minor out of the einsums, relaid for fc6, and back in the
+        # gradient.
+        relayout("box_head.features", "box_head", ([rois, 7, 7, 256], [4, 3, 2, 1, 0]),
+                 ([rois, 7, 7, 256], [1, 0, 4, 3, 2]), 2, True,
+                 "faster_rcnn_heads/multilevel_crop_and_resize/add_71 copy.8273, its gradient "
+                 "faster_rcnn_heads/Reshape_grad copy.8285", "both"),
+        relayout("box_head.fc6_input", "box_head", ([rois, 7 * 7 * 256], [1, 0, 2]),
+                 ([rois, 7 * 7 * 256], [2, 1, 0]), 2, True,
+                 "faster_rcnn_heads/Reshape copy.8274, its gradient fc6/einsum/Einsum_grad "
+                 "copy.8284", "both"),
         dense("box_head.fc6", "box_head", rois, 7 * 7 * 256, 1024, act="relu", spatial="rois"),
         dense("box_head.fc7", "box_head", rois, 1024, 1024, act="relu", spatial="rois"),
         dense("box_head.class", "box_head", rois, 1024, classes, spatial="rois"),
@@ -552,6 +616,16 @@ def maskrcnn():
              bias=True, count=fg, spatial="rois"),
         elementwise("mask_head.loss", "mask_head", fg * 28 * 28, 6, eup=1, passes=2,
                     spatial="rois"),
+        # The gradients of the box regression and of the mask logits between the heads'
+        # layouts.
+        relayout("box_head.box_gradient", "box_head", ([rois * classes, 4], [1, 2, 0]),
+                 ([rois * classes, 4], [2, 1, 0]), 2, True,
+                 "gradients/Cast_125_grad copy.8283 (bf16[186368,4], the RoIs and classes minor)",
+                 "backward"),
+        relayout("mask_head.logits_gradient", "mask_head", ([fg, 28, 28, classes], [1, 0, 4, 3, 2]),
+                 ([fg, 28, 28, classes], [1, 4, 3, 2, 0]), 2, False,
+                 "gradients/mask_rcnn_heads/Reshape_1_grad reshape.23349 (bf16[4,128,28,28,91] to "
+                 "bf16[512,28,28,91], the RoIs minor in both)", "backward"),
     ]
     return {"source": f"[A] {R07} Google/benchmarks/maskrcnn/implementations/maskrcnn-research-TF-tpu-v3-1024/"
                       "{mask_rcnn_params.py,mask_rcnn_architecture.py,fpn.py,resnet.py}; shapes in ../shared/reference/compute-model.md section 2.6",

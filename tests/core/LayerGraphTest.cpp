@@ -142,6 +142,53 @@ TEST(LayerGraph, SortLayersNeedARowLength) {
     }
 }
 
+// A relayout names its source and destination arrays with XLA's minor-to-major orders (axis 0
+// the batch); an order that is not a permutation, arrays of different sizes or an unknown pass
+// are refused by field.
+TEST(LayerGraph, RelayoutsNeedTwoLayoutsOfOneArray) {
+    const auto graph = [](const std::string& to, const std::string& extra) {
+        return nlohmann::json::parse(
+            R"({"layers": [{"name": "t", "type": "relayout", "element_bytes": 2,
+                "from": {"dims": [209664, 4], "minor_to_major": [2, 1, 0]}, "to": )" +
+            to + extra + "}]}");
+    };
+    const std::string good = R"({"dims": [209664, 4], "minor_to_major": [1, 2, 0]})";
+    const LayerGraph ok = bindLayerGraph(
+        parseLayerGraphSpec(graph(good, R"(, "transposed": true, "pass": "both")"), "test"), {});
+    ASSERT_EQ(ok.layers.size(), 1u);
+    const Layer& t = ok.layers[0];
+    EXPECT_EQ(t.type, LayerType::Relayout);
+    EXPECT_EQ(t.toOrder, (std::vector<int>{1, 2, 0}));
+    EXPECT_TRUE(t.transposed && t.forward && t.backward);
+    const LayerGraph plain = bindLayerGraph(parseLayerGraphSpec(graph(good, ""), "test"), {});
+    EXPECT_TRUE(!plain.layers[0].transposed && plain.layers[0].forward &&
+                !plain.layers[0].backward); // a forward regroup unless told
+    const std::pair<std::string, std::string> bad[] = {
+        {R"({"dims": [209664, 4], "minor_to_major": [1, 1, 0]})", "minor_to_major"},
+        {R"({"dims": [209664, 4], "minor_to_major": [1, 2]})", "minor_to_major"},
+        {R"({"dims": [209664, 4], "minor_to_major": [1, 2, 3]})", "minor_to_major"},
+        {R"({"dims": [209664, 5], "minor_to_major": [1, 2, 0]})", "as many elements"},
+        {R"({"dims": [209664, 0.5], "minor_to_major": [1, 2, 0]})", "whole numbers"},
+        {R"({"dims": [], "minor_to_major": [0]})", "1 to 8"},
+        {R"({"dims": [209664, 4]})", "minor_to_major"},
+        {R"([209664, 4])", "'to'"},
+    };
+    for (const auto& [to, problem] : bad) {
+        try {
+            bindLayerGraph(parseLayerGraphSpec(graph(to, ""), "test"), {});
+            ADD_FAILURE() << to << " accepted";
+        } catch (const InputError& e) {
+            EXPECT_NE(std::string(e.what()).find(problem), std::string::npos) << e.what();
+        }
+    }
+    try {
+        bindLayerGraph(parseLayerGraphSpec(graph(good, R"(, "pass": "sideways")"), "test"), {});
+        ADD_FAILURE() << "pass 'sideways' accepted";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("'pass'"), std::string::npos) << e.what();
+    }
+}
+
 TEST(LayerGraph, ModelParallelKindsFollowTheLayers) {
     EXPECT_TRUE(loadWorkload("ssd").supports(ModelParallelKind::Spatial));
     EXPECT_TRUE(loadWorkload("resnet50").supports(ModelParallelKind::Spatial));

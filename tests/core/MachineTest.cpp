@@ -199,6 +199,17 @@ TEST(Machine, OpticalCubesAreReadWhereStated) {
     EXPECT_TRUE(parseMachine(j.dump(), "test.json").opticalCube.empty());
 }
 
+// A machine file without the transposing rate (a user's, written before it existed) still
+// loads, and its transposing copies stream at the achieved rate, as every other kernel's bytes.
+TEST(Machine, TheTransposingRateIsOptional) {
+    nlohmann::json j = nlohmann::json::parse(bundledText("tpu-v4"));
+    j["chip"].erase("hbm_transpose_GBps");
+    const Machine m = parseMachine(j.dump(), "test.json");
+    EXPECT_FALSE(m.hbmTransposeBpsPerChip.has_value());
+    EXPECT_LT(*bundledMachine("tpu-v3").hbmTransposeBpsPerChip,
+              bundledMachine("tpu-v3").hbmAchievedBpsPerChip / 2);
+}
+
 TEST(Machine, LoaderRefusesBrokenFilesNamingTheKey) {
     EXPECT_NO_THROW(parseMachine(bundledText("tpu-v4"), "tpu-v4.json"));
     auto has = [](const std::string& message, const std::string& part) {
@@ -228,6 +239,8 @@ TEST(Machine, LoaderRefusesBrokenFilesNamingTheKey) {
     EXPECT_TRUE(has(e, "calibration.basis")) << e;
     e = refusal([](auto& j) { j["pod"]["optical_cube"]["value"] = {4, 4}; });
     EXPECT_TRUE(has(e, "pod.optical_cube") && has(e, "2 dimensions")) << e;
+    e = refusal([](auto& j) { j["chip"]["hbm_transpose_GBps"]["value"] = 2000; });
+    EXPECT_TRUE(has(e, "chip.hbm_transpose_GBps") && has(e, "hbm_achieved_GBps")) << e;
 
     EXPECT_THROW(parseMachine("{", "x.json"), InputError);
     EXPECT_THROW(parseMachine("[]", "x.json"), InputError);

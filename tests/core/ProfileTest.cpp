@@ -144,14 +144,14 @@ struct PartsClaim {
 
 // The tolerances docs/training-model.md section 14 states (every bundled profile, none left
 // out). The issue's target is {0.10, 15, 2} for each; the ones above it are the misses the docs
-// list: the compute of Mask R-CNN (-17 % here, where the unclassed ops, the profile's 9 ms and
+// list: the compute of Mask R-CNN (-11.3 % here, where the unclassed ops, the profile's 9 ms and
 // PodScope's sorts, count as compute: its RoIAlign einsums stream slower on the TPU than
-// modelled), the HBM-bound share (by the roofline, as the profiler classes ops) of ResNet
-// (-15.1), Mask R-CNN (-15.7), SSD (-19) and GNMT (-28), and the kernels of BERT, SSD, Mask
-// R-CNN and GNMT.
+// modelled, and its reductions and gathers are not modelled), the HBM-bound share (by the
+// roofline, as the profiler classes ops) of ResNet (-15.1), SSD (-19) and GNMT (-28), and the
+// kernels of BERT, SSD, Mask R-CNN and GNMT.
 constexpr PartsClaim kPartsClaims[] = {
     {"resnet", 0.10, 16, 2}, {"bert", 0.10, 15, 2.2},     {"transformer", 0.10, 15, 2},
-    {"ssd", 0.10, 19, 2.7},  {"maskrcnn", 0.19, 16, 5.7}, {"gnmt", 0.10, 28, 5.9},
+    {"ssd", 0.10, 19, 2.7},  {"maskrcnn", 0.12, 13, 5.0}, {"gnmt", 0.10, 28, 5.9},
 };
 
 // The bundled summaries of Google's profiles beside PodScope at the profiled configurations.
@@ -242,6 +242,21 @@ TEST(BundledProfiles, RoiAlignDoesTheEinsumWorkTheProfileMeasures) {
     }
     EXPECT_EQ(layers, 8); // box and mask heads on P2-P5
     EXPECT_NEAR(flops / 2.173e12, 1.0, 0.01);
+}
+
+// Mask R-CNN's relayouts (section 3 rule 13): the copies and reshapes the profile files as data
+// formatting, 23.3 ms and 4.39 GB per step at 4 images per core; PodScope's relayout layers
+// (the largest of them, read off the HLO) carry the bytes and the time within 15 %. No other
+// bundled model has relayout layers yet, so their data formatting stays 0 (listed as a miss).
+TEST(BundledProfiles, MaskRcnnRelayoutsMoveTheBytesTheProfileCounts) {
+    const ProfileFile f = bundledProfile("maskrcnn");
+    const PodScopeProfile ps = podscopeProfile(f.configurations);
+    const ProfilePart& measured = f.measured.part(ProfileCategory::DataFormatting);
+    const ProfilePart& modelled = ps.part(ProfileCategory::DataFormatting);
+    EXPECT_NEAR(measured.seconds, 23.3e-3, 0.1e-3);
+    EXPECT_NEAR(modelled.seconds / measured.seconds, 1.0, 0.15);
+    EXPECT_NEAR(modelled.hbmBytes / measured.hbmBytes, 1.0, 0.15);
+    EXPECT_DOUBLE_EQ(modelled.flops, 0);
 }
 
 // Issue 19's done-when, part by part, at each profiled configuration: the compute of a step

@@ -58,5 +58,26 @@ TEST(TiledLayout, TheLanesAreTheMachinesNotTheMxus) {
     EXPECT_DOUBLE_EQ(mapPadding(16, 64, v6e), 2.0);
 }
 
+// Any array in any layout: the bytes the profiler counts for Mask R-CNN's relayouts
+// (its GB/s times its time, section 14 "Relayouts and transposes") are the tiled bytes.
+TEST(TiledLayout, ArraysInAnyLayoutPadTheirTwoMinorAxes) {
+    const CoreModel c = v3();
+    // %copy.8146: bf16[4,209664,4]{2,1,0:T(8,128)} to {1,2,0:T(4,128)}, 221.4 MB in all.
+    const double rowMajor = tiledArrayElements({4, 209664, 4}, {2, 1, 0}, c);
+    const double anchorsMinor = tiledArrayElements({4, 209664, 4}, {1, 2, 0}, c);
+    EXPECT_DOUBLE_EQ(rowMajor, 4.0 * 209664 * 128);
+    EXPECT_DOUBLE_EQ(anchorsMinor, 4.0 * 209664 * 4);
+    EXPECT_NEAR(2 * (rowMajor + anchorsMinor) / 1e6, 221.4, 0.1);
+    // %copy.8285: bf16[4,512,7,7,256] {1,0,4,3,2:T(4,128)} and {4,3,2,1,0:T(8,128)}: 110.1 MB.
+    const double roiMinor = tiledArrayElements({4, 512, 7, 7, 256}, {1, 0, 4, 3, 2}, c);
+    const double featureMinor = tiledArrayElements({4, 512, 7, 7, 256}, {4, 3, 2, 1, 0}, c);
+    EXPECT_DOUBLE_EQ(roiMinor, 4.0 * 512 * 7 * 7 * 256);
+    EXPECT_DOUBLE_EQ(featureMinor, 4.0 * 512 * 7 * 8 * 256);
+    EXPECT_NEAR(2 * (roiMinor + featureMinor) / 1e6, 110.1, 0.1);
+    // One axis, or one element per axis: nothing to pad beyond the elements.
+    EXPECT_DOUBLE_EQ(tiledArrayElements({4 * 13104 * 4}, {0}, c), 4.0 * 13104 * 4);
+    EXPECT_DOUBLE_EQ(tiledArrayElements({1, 1}, {1, 0}, c), 128.0);
+}
+
 } // namespace
 } // namespace podscope
