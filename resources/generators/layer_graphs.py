@@ -479,8 +479,11 @@ def roi_align(group, sizes, rois, cells):
 PROFILE_MASKRCNN = "[B] google/paragraph paragraph/data/hlo_after_optimizations_maskrcnn_32_tpuv3_stats.csv (commit 97f466f): "
 
 
-def relayout(name, group, src, dst, element_bytes, transposed, hlo, pass_="forward"):
-    return {"name": name, "group": group, "type": "relayout",
+def relayout(name, group, src, dst, element_bytes, transposed, hlo, pass_="forward",
+             spatial="split"):
+    # Spatial partitions split the first axis after the batch, as they split the maps (the
+    # anchors follow their rows) and the RoIs.
+    return {"name": name, "group": group, "type": "relayout", "spatial": spatial,
             "from": {"dims": src[0], "minor_to_major": src[1]},
             "to": {"dims": dst[0], "minor_to_major": dst[1]},
             "element_bytes": element_bytes, "transposed": transposed, "pass": pass_,
@@ -591,11 +594,11 @@ def maskrcnn():
         relayout("box_head.features", "box_head", ([rois, 7, 7, 256], [4, 3, 2, 1, 0]),
                  ([rois, 7, 7, 256], [1, 0, 4, 3, 2]), 2, True,
                  "faster_rcnn_heads/multilevel_crop_and_resize/add_71 copy.8273, its gradient "
-                 "faster_rcnn_heads/Reshape_grad copy.8285", "both"),
+                 "faster_rcnn_heads/Reshape_grad copy.8285", "both", spatial="rois"),
         relayout("box_head.fc6_input", "box_head", ([rois, 7 * 7 * 256], [1, 0, 2]),
                  ([rois, 7 * 7 * 256], [2, 1, 0]), 2, True,
                  "faster_rcnn_heads/Reshape copy.8274, its gradient fc6/einsum/Einsum_grad "
-                 "copy.8284", "both"),
+                 "copy.8284", "both", spatial="rois"),
         dense("box_head.fc6", "box_head", rois, 7 * 7 * 256, 1024, act="relu", spatial="rois"),
         dense("box_head.fc7", "box_head", rois, 1024, 1024, act="relu", spatial="rois"),
         dense("box_head.class", "box_head", rois, 1024, classes, spatial="rois"),
@@ -621,11 +624,11 @@ def maskrcnn():
         relayout("box_head.box_gradient", "box_head", ([rois * classes, 4], [1, 2, 0]),
                  ([rois * classes, 4], [2, 1, 0]), 2, True,
                  "gradients/Cast_125_grad copy.8283 (bf16[186368,4], the RoIs and classes minor)",
-                 "backward"),
+                 "backward", spatial="rois"),
         relayout("mask_head.logits_gradient", "mask_head", ([fg, 28, 28, classes], [1, 0, 4, 3, 2]),
                  ([fg, 28, 28, classes], [1, 4, 3, 2, 0]), 2, False,
                  "gradients/mask_rcnn_heads/Reshape_1_grad reshape.23349 (bf16[4,128,28,28,91] to "
-                 "bf16[512,28,28,91], the RoIs minor in both)", "backward"),
+                 "bf16[512,28,28,91], the RoIs minor in both)", "backward", spatial="rois"),
     ]
     return {"source": f"[A] {R07} Google/benchmarks/maskrcnn/implementations/maskrcnn-research-TF-tpu-v3-1024/"
                       "{mask_rcnn_params.py,mask_rcnn_architecture.py,fpn.py,resnet.py}; shapes in ../shared/reference/compute-model.md section 2.6",

@@ -303,6 +303,15 @@ TEST(LayerCost, RelayoutsTakeTheProfiledTimeOfTheirTiledBytes) {
     const LayerCost back = lowerLayer(plain, 4, none, c, true);
     EXPECT_DOUBLE_EQ(back.forward.seconds, 0);
     EXPECT_NEAR(back.backward.work.hbmBytes / 1e6, 221.4, 0.1);
+    // Spatial partitions split the first axis after the batch (208 map rows in 8 x 26); a
+    // replicated relayout runs whole on every partition.
+    Layer rows = ops[5].layer; // copy.8143, [b, 208, 336, 12]
+    rows.spatial = SpatialRole::Split;
+    const LayerSplit eight = layerSplit(ModelParallelKind::Spatial, 8, 2);
+    const double whole = lowerLayer(rows, 4, none, c, true).forward.work.hbmBytes;
+    EXPECT_DOUBLE_EQ(lowerLayer(rows, 4, eight, c, true).forward.work.hbmBytes, whole / 8);
+    rows.spatial = SpatialRole::Replicated;
+    EXPECT_DOUBLE_EQ(lowerLayer(rows, 4, eight, c, true).forward.work.hbmBytes, whole);
 }
 
 // RoIAlign as the TPU code runs it: two einsums per level, 'bhwf,bnyh->bnywf' (2 b n k h w c
