@@ -411,9 +411,80 @@ def basic_groups(layers, h, cin, groups):
     return cin, h
 
 
+# Relayouts as XLA emits them in the profiled Mask R-CNN step (google/paragraph
+# hlo_after_optimizations_maskrcnn_32_tpuv3_stats.csv, 'data formatting' ops, 4 images per core,
+# the 832x1344 orientation's op names): copies and reshapes that change an array's HBM tiling.
+# Each array is [batch, dims...] with XLA's minor-to-major order (axis 0 the batch); `transposed`
+# where the destination puts other elements on the lanes, as the profile's rate shows (95-160
+# GB/s against 250-360 for those that regroup rows; docs/training-model.md section 3, rule 13).
+PROFILE_MASKRCNN = "[B] google/paragraph paragraph/data/hlo_after_optimizations_maskrcnn_32_tpuv3_stats.csv (commit 97f466f): "
+
+
+def relayout(name, group, src, dst, element_bytes, transposed, hlo, pass_="forward",
+             spatial="split", profile=None):
+    # Spatial partitions split the first axis after the batch, as they split the maps (the
+    # anchors follow their rows) and the RoIs.
+    return {"name": name, "group": group, "type": "relayout", "spatial": spatial,
+            "from": {"dims": src[0], "minor_to_major": src[1]},
+            "to": {"dims": dst[0], "minor_to_major": dst[1]},
+            "element_bytes": element_bytes, "transposed": transposed, "pass": pass_,
+            "source": (profile or PROFILE_MASKRCNN) + hlo}
+
+
+PROFILE_SSD = "[B] google/paragraph paragraph/data/hlo_after_optimizations_ssd_32_tpuv3_stats.csv (commit 97f466f): "
+
+
+def ssd_head_relayouts(level, size, defaults, classes):
+    """The class and box predictions of one level on their way to the loss, as the profile's
+    level-38 ops show them (16 images per core; the other levels likewise, per level): the class
+    logits [b, s, s, A x 81] split per default box, moved default-box-major and flattened to
+    [b, s s A, 81] (the 81 classes stay on the lanes: rows regrouped), the gradient back; the box
+    offsets [b, s, s, A x 4] moved to the boxes' own layouts and back (the 4 offsets leave the
+    lanes: transposes). Axes are written [b, s, s, A, n] whatever XLA's logical order."""
+    s, a, n = size, defaults, classes
+    src = PROFILE_SSD
+    return [
+        relayout(f"class{level}.split", "heads", ([s, s, a * n], [3, 0, 2, 1]),
+                 ([s, s, a, n], [4, 3, 0, 2, 1]), 4, False, "while/Reshape reshape.22431",
+                 profile=src),
+        relayout(f"class{level}.transpose", "heads", ([s, s, a, n], [4, 3, 0, 2, 1]),
+                 ([s, s, a, n], [4, 2, 1, 3, 0]), 4, False,
+                 "while/transpose_2 copy.4612 (f32[16,4,38,38,81] {4,1,0,3,2} to {4,3,2,1,0})",
+                 profile=src),
+        relayout(f"class{level}.flatten", "heads", ([s, s, a, n], [4, 2, 1, 3, 0]),
+                 ([s * s * a, n], [2, 1, 0]), 4, False, "while/Reshape_1 reshape.22432",
+                 profile=src),
+        relayout(f"class{level}.gradient_unflatten", "heads", ([s * s * a, n], [2, 1, 0]),
+                 ([s, s, a, n], [4, 2, 1, 3, 0]), 2, False,
+                 "while/gradients/while/Cast_grad reshape.22438", pass_="backward", profile=src),
+        relayout(f"class{level}.gradient_transpose", "heads", ([s, s, a, n], [4, 2, 1, 3, 0]),
+                 ([s, s, a, n], [4, 3, 0, 2, 1]), 2, False,
+                 "while/gradients/while/Cast_grad copy.4621", pass_="backward", profile=src),
+        relayout(f"class{level}.gradient_merge", "heads", ([s, s, a, n], [4, 3, 0, 2, 1]),
+                 ([s, s, a * n], [3, 0, 2, 1]), 2, False,
+                 "while/gradients/while/Cast_grad reshape.22439", pass_="backward", profile=src),
+        relayout(f"box{level}.relayout", "heads", ([s, s, a * 4], [3, 0, 2, 1]),
+                 ([s, s, a * 4], [2, 3, 1, 0]), 4, True, "while/Cast_1 copy.4622", profile=src),
+        relayout(f"box{level}.transpose", "heads", ([s, s, a, 4], [2, 4, 3, 1, 0]),
+                 ([s, s, a, 4], [0, 4, 2, 1, 3]), 4, True,
+                 "while/transpose_3 copy.4623 (f32[16,4,38,38,4] {3,4,1,2,0} to {0,4,3,2,1})",
+                 profile=src),
+        relayout(f"box{level}.gradient_transpose", "heads", ([s, s, a, 4], [0, 4, 2, 1, 3]),
+                 ([s, s, a, 4], [2, 4, 3, 1, 0]), 2, True, "while/gradients/while/Cast_1_grad "
+                 "(bf16[16,4,38,38,4] {0,4,3,2,1} to {3,4,1,2,0})", pass_="backward", profile=src),
+        relayout(f"box{level}.gradient_relayout", "heads", ([s, s, a * 4], [2, 3, 1, 0]),
+                 ([s, s, a * 4], [3, 0, 2, 1]), 2, True, "while/gradients/while/Cast_1_grad "
+                 "(bf16[16,38,38,16] {2,3,1,0} to {3,0,2,1})", pass_="backward", profile=src),
+    ]
+
+
 def ssd():
     classes, defaults = 81, (4, 6, 6, 6, 4, 4)
     layers = [
+        # The infeed's flat image batch into the stem's layout, the images on the lanes
+        # (bf16[300,300,3,16]{3,2,1,0:T(4,128)}).
+        relayout("input.image", "stem", ([300 * 300 * 3], [1, 0]), ([300, 300, 3], [0, 3, 2, 1]),
+                 2, True, "while/InfeedQueue/dequeue reshape.22430", profile=PROFILE_SSD),
         conv("conv0", "stem", 150, 150, 12, 64, 4, fold=True),
         {"name": "maxpool", "group": "stem", "type": "pool", "h": 75, "w": 75, "c": 64, "k": 3,
          "stride": 2},
@@ -436,6 +507,8 @@ def ssd():
         layers.append(conv(f"box{level}", "heads", size, size, ch, 4 * n, k, bn="none",
                            act="none", bias=True))
         boxes += size * size * n
+    for level, ((size, ch), n) in enumerate(zip(levels, defaults), start=3):
+        layers += ssd_head_relayouts(level, size, n, classes)
     assert boxes == 8732, boxes
     layers += [
         {"name": "class_loss", "group": "loss", "type": "loss", "rows": boxes, "classes": classes,
@@ -468,26 +541,6 @@ def roi_align(group, sizes, rois, cells):
     return [{"name": f"{group}.roi_align{level}", "group": group, "type": "crop_resize",
              "h": sizes[level][0], "w": sizes[level][1], "c": 256, "rois": rois,
              "size": cells, "samples": 2, "spatial": "rois"} for level in (2, 3, 4, 5)]
-
-
-# Relayouts as XLA emits them in the profiled Mask R-CNN step (google/paragraph
-# hlo_after_optimizations_maskrcnn_32_tpuv3_stats.csv, 'data formatting' ops, 4 images per core,
-# the 832x1344 orientation's op names): copies and reshapes that change an array's HBM tiling.
-# Each array is [batch, dims...] with XLA's minor-to-major order (axis 0 the batch); `transposed`
-# where the destination puts other elements on the lanes, as the profile's rate shows (95-160
-# GB/s against 250-360 for those that regroup rows; docs/training-model.md section 3, rule 13).
-PROFILE_MASKRCNN = "[B] google/paragraph paragraph/data/hlo_after_optimizations_maskrcnn_32_tpuv3_stats.csv (commit 97f466f): "
-
-
-def relayout(name, group, src, dst, element_bytes, transposed, hlo, pass_="forward",
-             spatial="split"):
-    # Spatial partitions split the first axis after the batch, as they split the maps (the
-    # anchors follow their rows) and the RoIs.
-    return {"name": name, "group": group, "type": "relayout", "spatial": spatial,
-            "from": {"dims": src[0], "minor_to_major": src[1]},
-            "to": {"dims": dst[0], "minor_to_major": dst[1]},
-            "element_bytes": element_bytes, "transposed": transposed, "pass": pass_,
-            "source": PROFILE_MASKRCNN + hlo}
 
 
 def maskrcnn_anchor_relayouts(level, h, w):

@@ -147,11 +147,11 @@ struct PartsClaim {
 // list: the compute of Mask R-CNN (-11.3 % here, where the unclassed ops, the profile's 9 ms and
 // PodScope's sorts, count as compute: its RoIAlign einsums stream slower on the TPU than
 // modelled, and its reductions and gathers are not modelled), the HBM-bound share (by the
-// roofline, as the profiler classes ops) of ResNet (-15.1), SSD (-19) and GNMT (-28), and the
-// kernels of BERT, SSD, Mask R-CNN and GNMT.
+// roofline, as the profiler classes ops) of ResNet (-15.1) and GNMT (-28), and the kernels of
+// BERT, SSD, Mask R-CNN and GNMT.
 constexpr PartsClaim kPartsClaims[] = {
     {"resnet", 0.10, 16, 2}, {"bert", 0.10, 15, 2.2},     {"transformer", 0.10, 15, 2},
-    {"ssd", 0.10, 19, 2.7},  {"maskrcnn", 0.12, 13, 5.0}, {"gnmt", 0.10, 28, 5.9},
+    {"ssd", 0.10, 15, 2.2},  {"maskrcnn", 0.12, 13, 5.0}, {"gnmt", 0.10, 28, 5.9},
 };
 
 // The bundled summaries of Google's profiles beside PodScope at the profiled configurations.
@@ -244,19 +244,28 @@ TEST(BundledProfiles, RoiAlignDoesTheEinsumWorkTheProfileMeasures) {
     EXPECT_NEAR(flops / 2.173e12, 1.0, 0.01);
 }
 
-// Mask R-CNN's relayouts (section 3 rule 13): the copies and reshapes the profile files as data
-// formatting, 23.3 ms and 4.39 GB per step at 4 images per core; PodScope's relayout layers
-// (the largest of them, read off the HLO) carry the bytes and the time within 15 %. No other
-// bundled model has relayout layers yet, so their data formatting stays 0 (listed as a miss).
-TEST(BundledProfiles, MaskRcnnRelayoutsMoveTheBytesTheProfileCounts) {
-    const ProfileFile f = bundledProfile("maskrcnn");
-    const PodScopeProfile ps = podscopeProfile(f.configurations);
-    const ProfilePart& measured = f.measured.part(ProfileCategory::DataFormatting);
-    const ProfilePart& modelled = ps.part(ProfileCategory::DataFormatting);
-    EXPECT_NEAR(measured.seconds, 23.3e-3, 0.1e-3);
-    EXPECT_NEAR(modelled.seconds / measured.seconds, 1.0, 0.15);
-    EXPECT_NEAR(modelled.hbmBytes / measured.hbmBytes, 1.0, 0.15);
-    EXPECT_DOUBLE_EQ(modelled.flops, 0);
+// The relayouts of Mask R-CNN and SSD (section 3 rule 13): the copies and reshapes the profile
+// files as data formatting (Mask R-CNN 23.3 ms and 4.39 GB per step at 4 images per core, SSD
+// 3.4 ms and 0.86 GB at 16); PodScope's relayout layers, read off the HLO, carry the bytes and
+// the time at the tolerances section 14 states: SSD's time is 1.19x, its 61 small kernels each
+// paying the fitted per-kernel cost. ResNet, BERT, the Transformer and GNMT have none (under
+// 0.3 ms in their profiles).
+TEST(BundledProfiles, RelayoutsMoveTheBytesTheProfileCounts) {
+    struct Claim {
+        const char* name;
+        double measuredS, seconds, bytes;
+    };
+    for (const Claim& c :
+         {Claim{"maskrcnn", 23.3e-3, 0.15, 0.15}, Claim{"ssd", 3.4e-3, 0.25, 0.05}}) {
+        const ProfileFile f = bundledProfile(c.name);
+        const PodScopeProfile ps = podscopeProfile(f.configurations);
+        const ProfilePart& measured = f.measured.part(ProfileCategory::DataFormatting);
+        const ProfilePart& modelled = ps.part(ProfileCategory::DataFormatting);
+        EXPECT_NEAR(measured.seconds, c.measuredS, 0.1e-3) << c.name;
+        EXPECT_NEAR(modelled.seconds / measured.seconds, 1.0, c.seconds) << c.name;
+        EXPECT_NEAR(modelled.hbmBytes / measured.hbmBytes, 1.0, c.bytes) << c.name;
+        EXPECT_DOUBLE_EQ(modelled.flops, 0) << c.name;
+    }
 }
 
 // Issue 19's done-when, part by part, at each profiled configuration: the compute of a step
