@@ -3,6 +3,8 @@
 #include "collective/Schedule.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <memory>
 #include <unordered_map>
 
@@ -15,7 +17,10 @@ std::string cacheKey(const Topology& topology, const CollectiveSpec& spec) {
     for (std::size_t d = 0; d < t.dims.size(); ++d) {
         key += std::to_string(t.dims[d]) + (t.wrap[d] ? "w" : "m") + std::to_string(t.podDims[d]) + ",";
     }
-    key += std::to_string(t.linkBandwidthBps) + "/" + std::to_string(t.crossPodBandwidthBps) + "|";
+    // The bandwidths' bits, not their decimal text: as exact, and formatting doubles took about
+    // 7 % of a one-configuration simulation.
+    key += std::to_string(std::bit_cast<std::uint64_t>(t.linkBandwidthBps)) + "/" +
+           std::to_string(std::bit_cast<std::uint64_t>(t.crossPodBandwidthBps)) + "|";
     key += toString(spec.op) + "|" + toString(spec.algorithm) + "|" + toString(spec.groups) + "|";
     for (int d : spec.dimOrder) {
         key += std::to_string(d);
