@@ -19,7 +19,7 @@ jobs="${PODSCOPE_FUZZ_JOBS:-$(nproc)}"
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja \
     -DPODSCOPE_FUZZ=ON -DPODSCOPE_BUILD_GUI=OFF -DPODSCOPE_BUILD_TESTS=OFF \
     -DPODSCOPE_BUILD_BENCH=OFF -DPODSCOPE_WERROR=ON \
-    -DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=8 >/dev/null
+    -DCMAKE_UNITY_BUILD=ON >/dev/null
 targets="${PODSCOPE_FUZZ_TARGETS:-config cli cli_heavy profile machine onnx workload}"
 ninja -C "$build" -j "$jobs" $(printf 'podscope_fuzz_%s ' $targets)
 
