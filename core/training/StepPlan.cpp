@@ -194,13 +194,24 @@ void addGradientExchanges(StepPlan& p, const Scenario& s) {
     if (s.gradient.overlap == GradientOverlap::Bucketed) {
         const double bucketBytes = s.gradient.bucketMiB * 1024 * 1024;
         double elapsed = 0, filled = 0;
+        // The last bucket completes with the last layer that has weights, not with layer 0:
+        // a graph may open with weightless layers (an input relayout) that take no gradient.
+        int lastWeighted = -1;
+        double lastWeightedS = 0;
         for (std::size_t i = p.layers.size(); i-- > 0;) {
             elapsed += p.layers[i].backward.seconds;
-            filled += p.layers[i].parameters * coresSharing * elementBytes;
-            if (filled >= bucketBytes || (i == 0 && filled > 0)) {
+            if (p.layers[i].parameters > 0) {
+                filled += p.layers[i].parameters * coresSharing * elementBytes;
+                lastWeighted = static_cast<int>(i);
+                lastWeightedS = elapsed;
+            }
+            if (filled >= bucketBytes) {
                 buckets.push_back({filled / bytesPerChip, elapsed, static_cast<int>(i)});
                 filled = 0;
             }
+        }
+        if (filled > 0) {
+            buckets.push_back({filled / bytesPerChip, lastWeightedS, lastWeighted});
         }
     } else {
         buckets.push_back({1.0, 0.0, -1});

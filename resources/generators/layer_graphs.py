@@ -104,8 +104,15 @@ def bottleneck_groups(layers, prefix, h, w, cin, groups, bn="batch", feats=None)
 RESNET50_GROUPS = [(64, 3, 1), (128, 4, 2), (256, 6, 2), (512, 3, 2)]
 
 
+PROFILE_RESNET = "[B] google/paragraph paragraph/data/hlo_after_optimizations_resnet_32_tpuv3_stats.csv (commit 97f466f): "
+
+
 def resnet50():
     layers = [
+        # The infeed's flat image batch into the stem's layout, the images on the lanes, as
+        # the profile shows it (bf16[19267584] to bf16[224,224,3,128]{3,2,1,0:T(4,128)}).
+        relayout("input.image", "stem", ([224 * 224 * 3], [1, 0]), ([224, 224, 3], [0, 3, 2, 1]),
+                 2, False, "while/Reshape reshape.1477", profile=PROFILE_RESNET),
         conv("conv0", "stem", 112, 112, 12, 64, 4, fold=True),
         {"name": "maxpool", "group": "stem", "type": "pool", "h": 56, "w": 56, "c": 64, "k": 3,
          "stride": 2},

@@ -227,6 +227,34 @@ TEST(Overlap, BucketsHideGradientSumsBehindTheBackwardPass) {
                 after.breakdown.gradientSyncExposed, 1e-9);
 }
 
+// The last bucket closes on the last layer that has weights: ResNet-50 opens with the infeed's
+// relayout, which takes no gradient, so the bucket is tied to conv0 and is ready when conv0's
+// backward pass ends.
+TEST(Overlap, TheLastBucketClosesOnTheLastLayerWithWeights) {
+    Scenario s = preset("mlperf07-resnet50-tf-4096");
+    s.gradient.overlap = GradientOverlap::Bucketed;
+    const StepPlan plan = buildStepPlan(s);
+    ASSERT_EQ(plan.graph->layers.front().type, LayerType::Relayout);
+    ASSERT_EQ(plan.layers.front().parameters, 0);
+    const Exchange* last = nullptr;
+    int buckets = 0;
+    for (const Exchange& e : plan.exchanges) {
+        if (e.kind == ExchangeKind::GradientReduce) {
+            last = &e;
+            ++buckets;
+        }
+    }
+    ASSERT_NE(last, nullptr);
+    ASSERT_GE(last->layer, 0);
+    EXPECT_EQ(plan.graph->layers[static_cast<std::size_t>(last->layer)].name, "conv0");
+    double backwardFromConv0 = 0;
+    for (std::size_t i = 1; i < plan.layers.size(); ++i) {
+        backwardFromConv0 += plan.layers[i].backward.seconds;
+    }
+    EXPECT_NEAR(last->readyAfterS, backwardFromConv0, 1e-12 * backwardFromConv0);
+    EXPECT_GT(buckets, 1);
+}
+
 // Finding: "per-chip throughput at a fixed 8 images per core is non-monotonic in chips". Among
 // slices of one kind (meshes, or tori) more chips never make a chip faster; a slice that gains
 // wrap-around links can (docs/training-model.md, "Slices").

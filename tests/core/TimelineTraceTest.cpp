@@ -184,7 +184,14 @@ TEST(TimelineTrace, SpansAreCausalPerChip) {
                 }
             }
             EXPECT_GT(buckets, 0);
-            EXPECT_EQ(forwardEnd.size(), backwardEnd.size());
+            // Every layer runs forward; every layer that takes a gradient, backward (an input
+            // relayout takes none).
+            const StepPlan plan = buildStepPlan(s);
+            const auto withBackward =
+                std::count_if(plan.layers.begin(), plan.layers.end(),
+                              [](const LayerCost& layer) { return layer.backward.seconds > 0; });
+            EXPECT_EQ(forwardEnd.size(), plan.layers.size());
+            EXPECT_EQ(backwardEnd.size(), static_cast<std::size_t>(withBackward));
         }
     }
 }
