@@ -288,6 +288,31 @@ void lowerRelayout(const Layer& l, double b, const LayerSplit& s, const CoreMode
     c.workspaceBytes = to * l.elementBytes;
 }
 
+// A reduction as XLA emits it (a reduce, or a loop fusion that shrinks its operand): each of
+// `count` kernels reads the operand in its padded tiles, adds on the vector units and writes the
+// result in its own tiles, so a small minor dimension costs the lanes it pads.
+void lowerReduce(const Layer& l, double b, const LayerSplit& s, const CoreModel& core,
+                 LayerCost& c) {
+    const auto onCore = [&](std::vector<double> dims) {
+        dims.front() = itemsOnCore(l, dims.front(), s);
+        dims.insert(dims.begin(), b);
+        return dims;
+    };
+    const double from = tiledArrayElements(onCore(l.fromDims), l.fromOrder, core);
+    const double to = tiledArrayElements(onCore(l.toDims), l.toOrder, core);
+    KernelWork w;
+    w.hbmBytes = l.count * (from + to) * l.elementBytes;
+    w.vpuOps = l.count * from;
+    w.launches = l.count;
+    if (l.forward) {
+        c.forward.add(w, core);
+    }
+    if (l.backward) {
+        c.backward.add(w, core);
+    }
+    c.workspaceBytes = to * l.elementBytes;
+}
+
 void lowerRecurrent(const Layer& l, double b, const CoreModel& core, LayerCost& c) {
     const LoweringRules& r = loweringRules();
     const double a = r.activationBytes;
@@ -425,6 +450,9 @@ LayerCost lowerLayer(const Layer& l, double b, const LayerSplit& s, const CoreMo
     case LayerType::Relayout:
         lowerRelayout(l, b, s, core, c);
         break;
+    case LayerType::Reduce:
+        lowerReduce(l, b, s, core, c);
+        break;
     case LayerType::Embedding: {
         const double rows = b * l.rows;
         const double share = l.split == TensorSplit::Vocab ? tensorShare(s) : 1.0;
@@ -457,13 +485,21 @@ LayerCost lowerLayer(const Layer& l, double b, const LayerSplit& s, const CoreMo
         // Between a column-split layer and its row partner a core holds its part of the tensor.
         const double share = l.split == TensorSplit::Column ? tensorShare(s) : 1.0;
         const double e = b * itemsOnCore(l, l.elements, s) * share;
-        c.forward.add(vectorKernel(l.passes * e * a, l.ops * e, l.eup * e), core);
+        const double bytes = l.elementBytes > 0 ? l.elementBytes : a;
+        const auto repeated = [&](KernelWork w) {
+            w.hbmBytes *= l.count;
+            w.vpuOps *= l.count;
+            w.eupOps *= l.count;
+            w.launches *= l.count;
+            return w;
+        };
+        c.forward.add(repeated(vectorKernel(l.passes * e * bytes, l.ops * e, l.eup * e)), core);
         if (l.backward) {
-            c.backward.add(vectorKernel((l.passes + 1) * e * a, l.ops * e, 0), core);
-            c.savedBytes = e * a;
+            c.backward.add(repeated(vectorKernel((l.passes + 1) * e * bytes, l.ops * e, 0)), core);
+            c.savedBytes = e * bytes;
             c.savedInputBytes = c.savedBytes;
         }
-        c.workspaceBytes = std::max(l.passes, 1.0) * e * a;
+        c.workspaceBytes = std::max(l.passes, 1.0) * e * bytes;
         break;
     }
     case LayerType::Loss: {

@@ -30,6 +30,8 @@ ProfileCategory layerCategory(LayerType type) {
         return ProfileCategory::Other;
     case LayerType::Relayout:
         return ProfileCategory::DataFormatting;
+    case LayerType::Reduce:
+        return ProfileCategory::Reduction;
     }
     return ProfileCategory::Elementwise;
 }

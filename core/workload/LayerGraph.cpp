@@ -195,7 +195,8 @@ Layer readLayer(LayerReader& r) {
                                      {"loss", LayerType::Loss},
                                      {"crop_resize", LayerType::CropResize},
                                      {"sort", LayerType::Sort},
-                                     {"relayout", LayerType::Relayout}});
+                                     {"relayout", LayerType::Relayout},
+                                     {"reduce", LayerType::Reduce}});
     r.type = l.type;
     l.activation = parseChoice<Activation>(r, "act", "none",
                                            {{"none", Activation::None},
@@ -272,6 +273,11 @@ Layer readLayer(LayerReader& r) {
         l.eup = r.numberOr("eup", 0);
         l.passes = r.number("passes");
         l.backward = r.flag("backward", true);
+        l.elementBytes = r.numberOr("element_bytes", 0); // 0: the activations' bytes
+        l.count = r.whole("count", 1);
+        if (l.count < 1) {
+            r.fail("count", "must be a whole number of kernels from 1 to 1e6");
+        }
         break;
     case LayerType::Loss:
         l.rows = r.number("rows");
@@ -302,6 +308,22 @@ Layer readLayer(LayerReader& r) {
         }
         l.elementBytes = r.number("element_bytes");
         l.transposed = r.flag("transposed");
+        std::tie(l.forward, l.backward) = parseChoice<std::pair<bool, bool>>(
+            r, "pass", "forward",
+            {{"forward", {true, false}}, {"backward", {false, true}}, {"both", {true, true}}});
+        break;
+    case LayerType::Reduce:
+        readArrayLayout(r, "from", l.fromDims, l.fromOrder);
+        readArrayLayout(r, "to", l.toDims, l.toOrder);
+        if (!(elementCount(l.toDims) < elementCount(l.fromDims))) {
+            r.fail("to", "must hold fewer elements per example than 'from' (a reduction "
+                         "shrinks its operand)");
+        }
+        l.elementBytes = r.number("element_bytes");
+        l.count = r.whole("count", 1);
+        if (l.count < 1) {
+            r.fail("count", "must be a whole number of kernels from 1 to 1e6");
+        }
         std::tie(l.forward, l.backward) = parseChoice<std::pair<bool, bool>>(
             r, "pass", "forward",
             {{"forward", {true, false}}, {"backward", {false, true}}, {"both", {true, true}}});
@@ -559,6 +581,8 @@ std::string toString(LayerType type) {
         return "sort";
     case LayerType::Relayout:
         return "relayout";
+    case LayerType::Reduce:
+        return "reduce";
     }
     return "?";
 }

@@ -21,7 +21,8 @@ enum class LayerType {
     Loss,
     CropResize,
     Sort,
-    Relayout
+    Relayout,
+    Reduce
 };
 enum class Activation { None, Relu, Gelu, Tanh };
 enum class BatchNormKind { None, Batch, Frozen };
@@ -54,7 +55,9 @@ struct Layer {
     double biases = 1;
     // embedding: vocab x dim table, rows lookups (dim also serves norm).
     double vocab = 0;
-    // elementwise: elements, vector ops and transcendentals per element, HBM passes.
+    // elementwise: elements, vector ops and transcendentals per element, HBM passes; `count`
+    // such kernels per step (a loop's iterations) of `elementBytes` per element (0: the
+    // activations').
     double elements = 0, ops = 0, eup = 0, passes = 0;
     bool backward = true;
     // crop_resize (RoIAlign on one feature level): the map h x w with cin channels, `rows` RoIs
@@ -68,6 +71,9 @@ struct Layer {
     // (XLA's `{2,1,0}`, axis 0 the batch); `transposed` when the lanes' elements change (the copy
     // goes through the transpose path), else rows are regrouped and stream. `elementBytes`
     // serves it; it runs in the forward pass, the backward pass (on a gradient) or both.
+    // reduce (a reduction as XLA emits it, or a loop fusion that shrinks its operand): the
+    // operand `from` and the result `to` as above, `count` such kernels per step (a loop's
+    // iterations, each over the whole batch).
     std::vector<double> fromDims, toDims;
     std::vector<int> fromOrder, toOrder;
     bool transposed = false;

@@ -61,11 +61,16 @@ def dense(name, group, rows, n_in, n_out, bias=True, act="none", split="none", r
     return layer
 
 
-def elementwise(name, group, elements, ops, eup=0, passes=2, backward=True, spatial="replicated"):
+def elementwise(name, group, elements, ops, eup=0, passes=2, backward=True, spatial="replicated",
+                count=1, element_bytes=None):
     layer = {"name": name, "group": group, "type": "elementwise", "elements": elements,
              "ops": ops, "eup": eup, "passes": passes, "backward": backward}
     if spatial != "replicated":
         layer["spatial"] = spatial
+    if count != 1:
+        layer["count"] = count
+    if element_bytes is not None:
+        layer["element_bytes"] = element_bytes
     return layer
 
 
@@ -438,6 +443,20 @@ def relayout(name, group, src, dst, element_bytes, transposed, hlo, pass_="forwa
             "source": (profile or PROFILE_MASKRCNN) + hlo}
 
 
+def reduce_(name, group, src, dst, element_bytes, hlo, count=1, pass_="forward",
+            spatial="split", profile=None):
+    """A reduction as XLA emits it: the operand and the result as a relayout states them,
+    `count` kernels per step (a loop's iterations, each over the whole batch)."""
+    layer = {"name": name, "group": group, "type": "reduce", "spatial": spatial,
+             "from": {"dims": src[0], "minor_to_major": src[1]},
+             "to": {"dims": dst[0], "minor_to_major": dst[1]},
+             "element_bytes": element_bytes, "pass": pass_,
+             "source": (profile or PROFILE_MASKRCNN) + hlo}
+    if count != 1:
+        layer["count"] = count
+    return layer
+
+
 PROFILE_SSD = "[B] google/paragraph paragraph/data/hlo_after_optimizations_ssd_32_tpuv3_stats.csv (commit 97f466f): "
 
 
@@ -576,6 +595,12 @@ def maskrcnn_anchor_relayouts(level, h, w):
                  ([h, w, 3], row_major3), 4, True,
                  "rpn_loss/rpn_score_loss/sigmoid_cross_entropy_loss/Cast reshape.42645, its "
                  "gradient Mul_grad reshape.42688", "both"),
+        # The box loss's normaliser (huber_loss num_present: the weights that are not zero),
+        # summed over the box weights [b, anchors, 4] with the 4 offsets on the lanes.
+        reduce_(f"rpn.loss.box_weights{level}", "rpn_loss", ([n, 4], row_major2),
+                ([1], row_major1), 4, "rpn_loss/rpn_box_loss/huber_loss/num_present:Sum "
+                "%fusion.4041 (f32[4,209664,4]{2,1,0} to f32[] on P2; the other levels "
+                "likewise)"),
     ]
 
 
@@ -641,8 +666,26 @@ def maskrcnn():
         {"name": f"proposals.topk{level}", "group": "proposals", "type": "sort", "rows": 1,
          "length": n, "element_bytes": 2 + 4} for level, n in level_anchors.items()
     ] + [
-        elementwise("proposals.nms", "proposals", 5 * 2000 * 2000 // 2, 20, passes=0,
-                    backward=False),
+    ] + [
+        # NMS as the TPU code runs it (box_utils sorted_non_max_suppression_padded): the top
+        # 2000 boxes of each level in tiles of 512, each tile's 512 x 512 IoU suppressed in a
+        # loop until it stops changing. The profile's loop kernels stream that IoU matrix
+        # f32[4,512,512]: per step 72.8 `Max` reduces to a row [4,512] (%reduce.2714) and as
+        # many `Max_1` loop fusions, 18.0 `Sum_1` reduces, and 90.7 `Sum` loop fusions that
+        # write the masked matrix back (%fusion.10651), over the 18 tiles: about 4 iterations a
+        # tile (a measured, data-dependent count), each a Max, a Max_1 and a Sum, and a Sum and
+        # a Sum_1 a tile besides.
+        layer
+        for level, n in level_anchors.items()
+        for tiles in [-(-min(n, 2000) // 512)]
+        for layer in (
+            reduce_(f"proposals.nms{level}", "proposals", ([512, 512], [2, 1, 0]),
+                    ([512], [1, 0]), 4, "the NMS loop's Max:Max %reduce.2714, Max_1 "
+                    "%fusion.10649 and Sum_1 %reduce.2740 over f32[4,512,512]",
+                    count=9 * tiles, spatial="replicated"),
+            elementwise(f"proposals.nms{level}.mask", "proposals", 512 * 512, 2, passes=2,
+                        backward=False, count=5 * tiles, element_bytes=4))
+    ] + [
         {"name": "proposals.post_nms_topk", "group": "proposals", "type": "sort", "rows": 1,
          "length": post_nms, "element_bytes": 2 + 4},
         elementwise("roi.targets", "proposals", 2000 * 100, 20, passes=1, backward=False),

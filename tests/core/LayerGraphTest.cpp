@@ -189,6 +189,41 @@ TEST(LayerGraph, RelayoutsNeedTwoLayoutsOfOneArray) {
     }
 }
 
+TEST(LayerGraph, ReductionsShrinkTheirOperandAndCountWholeKernels) {
+    const auto parse = [](const std::string& to, const std::string& extra) {
+        return bindLayerGraph(
+            parseLayerGraphSpec(
+                nlohmann::json::parse(
+                    R"({"layers": [{"name": "r", "type": "reduce", "element_bytes": 4,
+                        "from": {"dims": [512, 512], "minor_to_major": [2, 1, 0]}, "to": )" +
+                    to + extra + "}]}"),
+                "test"),
+            {});
+    };
+    const std::string row = R"({"dims": [512], "minor_to_major": [1, 0]})";
+    const LayerGraph ok = parse(row, R"(, "count": 36)");
+    ASSERT_EQ(ok.layers.size(), 1u);
+    EXPECT_EQ(ok.layers[0].type, LayerType::Reduce);
+    EXPECT_EQ(ok.layers[0].count, 36);
+    EXPECT_TRUE(ok.layers[0].forward && !ok.layers[0].backward);
+    EXPECT_EQ(parse(row, "").layers[0].count, 1);
+    const std::pair<std::string, std::string> bad[] = {
+        {R"({"dims": [512, 512], "minor_to_major": [2, 1, 0]})", "fewer elements"},
+        {R"({"dims": [1024, 512], "minor_to_major": [2, 1, 0]})", "fewer elements"},
+        {row + R"(, "count": 0)", "'count'"},
+        {row + R"(, "count": 2.5)", "'count'"},
+        {row + R"(, "pass": "sideways")", "'pass'"},
+    };
+    for (const auto& [to, problem] : bad) {
+        try {
+            parse(to, "");
+            ADD_FAILURE() << to << " accepted";
+        } catch (const InputError& e) {
+            EXPECT_NE(std::string(e.what()).find(problem), std::string::npos) << e.what();
+        }
+    }
+}
+
 TEST(LayerGraph, ModelParallelKindsFollowTheLayers) {
     EXPECT_TRUE(loadWorkload("ssd").supports(ModelParallelKind::Spatial));
     EXPECT_TRUE(loadWorkload("resnet50").supports(ModelParallelKind::Spatial));

@@ -151,7 +151,7 @@ struct PartsClaim {
 // BERT, SSD, Mask R-CNN and GNMT.
 constexpr PartsClaim kPartsClaims[] = {
     {"resnet", 0.10, 16, 2}, {"bert", 0.10, 15, 2.2},     {"transformer", 0.10, 15, 2},
-    {"ssd", 0.10, 15, 2.2},  {"maskrcnn", 0.12, 13, 5.0}, {"gnmt", 0.10, 28, 5.9},
+    {"ssd", 0.10, 15, 2.2},  {"maskrcnn", 0.10, 11, 3.2}, {"gnmt", 0.10, 28, 5.9},
 };
 
 // The bundled summaries of Google's profiles beside PodScope at the profiled configurations.
