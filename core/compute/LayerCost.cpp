@@ -261,56 +261,58 @@ void lowerSort(const Layer& l, double rows, const CoreModel& core, LayerCost& c)
     c.workspaceBytes = paddedRows * std::exp2(stages) * l.elementBytes;
 }
 
-// A relayout as XLA emits it (a copy, or a reshape that re-tiles): one kernel reads the source
-// in its padded tiles and writes the destination in its own; a copy that changes which axis is
-// on the lanes moves elements between lanes and sublanes, at the machine's transposing rate
-// (docs/training-model.md section 3, rule 13). Spatial partitions split the first axis after
-// the batch.
-void lowerRelayout(const Layer& l, double b, const LayerSplit& s, const CoreModel& core,
-                   LayerCost& c) {
+// The padded elements of a relayout's or a reduction's source and destination on this core:
+// each array [batch, dims...]; spatial partitions split the first axis after the batch.
+struct TiledPair {
+    double from = 0, to = 0;
+};
+TiledPair tiledOnCore(const Layer& l, double b, const LayerSplit& s, const CoreModel& core) {
     const auto onCore = [&](std::vector<double> dims) {
         dims.front() = itemsOnCore(l, dims.front(), s);
         dims.insert(dims.begin(), b);
         return dims;
     };
-    const double from = tiledArrayElements(onCore(l.fromDims), l.fromOrder, core);
-    const double to = tiledArrayElements(onCore(l.toDims), l.toOrder, core);
-    KernelWork w;
-    w.hbmBytes = (from + to) * l.elementBytes;
-    w.transposeBytes = l.transposed ? w.hbmBytes : 0;
-    w.launches = 1;
-    if (l.forward) {
-        c.forward.add(w, core);
-    }
-    if (l.backward) {
-        c.backward.add(w, core); // the gradient's relayout, as many bytes
-    }
-    c.workspaceBytes = to * l.elementBytes;
+    return {tiledArrayElements(onCore(l.fromDims), l.fromOrder, core),
+            tiledArrayElements(onCore(l.toDims), l.toOrder, core)};
 }
 
-// A reduction as XLA emits it (a reduce, or a loop fusion that shrinks its operand): each of
-// `count` kernels reads the operand in its padded tiles, adds on the vector units and writes the
-// result in its own tiles, so a small minor dimension costs the lanes it pads.
-void lowerReduce(const Layer& l, double b, const LayerSplit& s, const CoreModel& core,
-                 LayerCost& c) {
-    const auto onCore = [&](std::vector<double> dims) {
-        dims.front() = itemsOnCore(l, dims.front(), s);
-        dims.insert(dims.begin(), b);
-        return dims;
-    };
-    const double from = tiledArrayElements(onCore(l.fromDims), l.fromOrder, core);
-    const double to = tiledArrayElements(onCore(l.toDims), l.toOrder, core);
-    KernelWork w;
-    w.hbmBytes = l.count * (from + to) * l.elementBytes;
-    w.vpuOps = l.count * from;
-    w.launches = l.count;
+// Adds one pass's kernels to the passes the layer runs in (a gradient's, as many bytes).
+void addToPasses(const Layer& l, const KernelWork& w, const CoreModel& core, LayerCost& c) {
     if (l.forward) {
         c.forward.add(w, core);
     }
     if (l.backward) {
         c.backward.add(w, core);
     }
-    c.workspaceBytes = to * l.elementBytes;
+}
+
+// A relayout as XLA emits it (a copy, or a reshape that re-tiles): one kernel reads the source
+// in its padded tiles and writes the destination in its own; a copy that changes which axis is
+// on the lanes moves elements between lanes and sublanes, at the machine's transposing rate
+// (docs/training-model.md section 3, rule 13).
+void lowerRelayout(const Layer& l, double b, const LayerSplit& s, const CoreModel& core,
+                   LayerCost& c) {
+    const TiledPair t = tiledOnCore(l, b, s, core);
+    KernelWork w;
+    w.hbmBytes = (t.from + t.to) * l.elementBytes;
+    w.transposeBytes = l.transposed ? w.hbmBytes : 0;
+    w.launches = 1;
+    addToPasses(l, w, core, c);
+    c.workspaceBytes = t.to * l.elementBytes;
+}
+
+// A reduction as XLA emits it (a reduce, or a loop fusion that shrinks its operand): each of
+// `count` kernels reads the operand in its padded tiles, adds on the vector units and writes the
+// result in its own tiles, so a small minor dimension costs the lanes it pads (rule 14).
+void lowerReduce(const Layer& l, double b, const LayerSplit& s, const CoreModel& core,
+                 LayerCost& c) {
+    const TiledPair t = tiledOnCore(l, b, s, core);
+    KernelWork w;
+    w.hbmBytes = l.count * (t.from + t.to) * l.elementBytes;
+    w.vpuOps = l.count * t.from;
+    w.launches = l.count;
+    addToPasses(l, w, core, c);
+    c.workspaceBytes = t.to * l.elementBytes;
 }
 
 void lowerRecurrent(const Layer& l, double b, const CoreModel& core, LayerCost& c) {
