@@ -1,6 +1,7 @@
 #include "training/Optimizer.hpp"
 
 #include "resources/BundledResources.hpp"
+#include "workload/LayerGraph.hpp"
 #include "workload/SourcedJson.hpp"
 
 #include <map>
@@ -36,6 +37,35 @@ const OptimizerDefinition& optimizerDefinition(const std::string& name) {
         throw std::runtime_error("training/optimizers.json defines no optimizer '" + name + "'");
     }
     return it->second;
+}
+
+double updateKernels(const Layer& layer, const OptimizerDefinition& optimizer) {
+    const bool ownWeights = layer.tiedTo < 0;
+    double matrices = 0;
+    double vectors = 0;
+    switch (layer.type) {
+    case LayerType::Conv:
+        matrices = ownWeights ? 1 : 0;
+        vectors = (layer.batchNorm == BatchNormKind::Batch ? 2 : 0) + (layer.bias ? 1 : 0);
+        break;
+    case LayerType::Dense:
+        matrices = ownWeights ? 1 : 0;
+        vectors = layer.bias ? 1 : 0;
+        break;
+    case LayerType::Recurrent:
+        matrices = ownWeights ? 1 : 0;
+        vectors = layer.biases > 0 ? 1 : 0;
+        break;
+    case LayerType::Embedding:
+        matrices = ownWeights ? 1 : 0;
+        break;
+    case LayerType::Norm:
+        vectors = layer.rms ? 1 : 2;
+        break;
+    default:
+        break;
+    }
+    return matrices * (optimizer.layerNorms ? 2 : 1) + vectors;
 }
 
 } // namespace podscope

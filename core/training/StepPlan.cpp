@@ -253,19 +253,23 @@ void planOptimizer(StepPlan& p, const Scenario& s) {
     const OptimizerDefinition& def = optimizerDefinition(p.workload->optimizer);
     p.optimizer.name = def.name;
     double weightLayers = 0;
-    for (const LayerCost& c : p.layers) {
-        weightLayers += c.parameters > 0 ? 1 : 0;
+    double launches = 0;
+    for (std::size_t i = 0; i < p.layers.size(); ++i) {
+        if (p.layers[i].parameters > 0) {
+            weightLayers += 1;
+            launches += updateKernels(p.graph->layers[i], def);
+        }
     }
     // With weight-update sharding each core updates its shard of the summed gradient, a flat
-    // buffer (one fused kernel); otherwise every core updates each of its weight tensors.
+    // buffer: one fused kernel, after a kernel that reduces the shard's per-layer norms where a
+    // trust ratio needs them. Otherwise every core updates each variable it holds.
     double updated = p.parametersPerCore;
-    double launches = weightLayers;
     if (p.weightUpdateSharded) {
         updated /= static_cast<double>(p.gradientGroupChips) *
                    (p.parallelism.kind == ModelParallelKind::Tensor
                         ? 1.0
                         : static_cast<double>(p.topology.coresPerChip()));
-        launches = 1;
+        launches = def.layerNorms ? 2 : 1;
         if (def.layerNorms) {
             Exchange norms;
             norms.kind = ExchangeKind::LayerNormSum;

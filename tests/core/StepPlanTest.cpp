@@ -1,10 +1,13 @@
 // The step plan and its analytic evaluation: one test per finding of the review that asked for
 // a predictive model (issue 12), on the mechanism rather than on fitted numbers.
+#include "training/StepPlan.hpp"
+
 #include "common/InputError.hpp"
+#include "training/Optimizer.hpp"
 #include "training/Presets.hpp"
 #include "training/ScenarioJson.hpp"
 #include "training/StepModel.hpp"
-#include "training/StepPlan.hpp"
+#include "workload/LayerGraph.hpp"
 
 #include <gtest/gtest.h>
 #include <set>
@@ -289,9 +292,48 @@ TEST(Optimizer, WeightUpdateShardingDividesTheUpdateByTheReplicas) {
     // weight, gradient, m and v (4 x 4 bytes), writes weight, m and v (3 x 4) and the bf16 copy
     // (2): 30 bytes.
     EXPECT_NEAR(replicated.optimizer.work.hbmBytes / 198e6, 4 * 4 + 3 * 4 + 2, 30 * 0.01);
-    // One fused kernel over the shard instead of one per weight tensor.
+    // One fused kernel over the shard instead of one per variable.
     EXPECT_EQ(sharded.optimizer.work.launches, 1);
     EXPECT_GT(replicated.optimizer.work.launches, 20);
+}
+
+// Unsharded, a layer's update is a kernel per variable, plus a norms kernel per weight matrix
+// under a trust ratio; biases and normalisation parameters take none (LARS and LAMB exclude
+// them), frozen batch norms are not trained, tied weights belong to another layer.
+TEST(Optimizer, UpdateKernelsCountVariablesAndTrustRatios) {
+    const OptimizerDefinition& lars = optimizerDefinition("LARS");
+    const OptimizerDefinition& sgd = optimizerDefinition("SGD-momentum");
+    Layer conv;
+    conv.type = LayerType::Conv;
+    conv.batchNorm = BatchNormKind::Batch;
+    EXPECT_EQ(updateKernels(conv, lars), 2 + 2); // kernel: norms and update; scale; shift
+    EXPECT_EQ(updateKernels(conv, sgd), 1 + 2);
+    conv.batchNorm = BatchNormKind::Frozen;
+    conv.bias = true;
+    EXPECT_EQ(updateKernels(conv, sgd), 1 + 1);
+    Layer tied;
+    tied.type = LayerType::Dense;
+    tied.tiedTo = 0;
+    tied.bias = true;
+    EXPECT_EQ(updateKernels(tied, lars), 1); // its own bias only
+    Layer norm;
+    norm.type = LayerType::Norm;
+    EXPECT_EQ(updateKernels(norm, lars), 2);
+    norm.rms = true;
+    EXPECT_EQ(updateKernels(norm, lars), 1);
+    Layer pool;
+    pool.type = LayerType::Pool;
+    EXPECT_EQ(updateKernels(pool, lars), 0);
+}
+
+// Sharded, a trust ratio still needs its norms (of the shard's slices of each layer, then
+// summed across the shards) before the update that reads them: two kernels, where Adam's
+// sharded update is one.
+TEST(Optimizer, AShardedTrustRatioUpdateIsItsNormsThenItsUpdate) {
+    const StepPlan lars = buildStepPlan(preset("mlperf07-resnet50-tf-4096"));
+    ASSERT_TRUE(lars.weightUpdateSharded);
+    EXPECT_EQ(lars.optimizer.name, "LARS");
+    EXPECT_EQ(lars.optimizer.work.launches, 2);
 }
 
 // Issue 19: on one chip weight-update sharding halved the on-chip gradient sum and changed
