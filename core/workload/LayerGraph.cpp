@@ -133,6 +133,13 @@ Enum parseChoice(const LayerReader& r, const std::string& key, const std::string
     r.fail(key, "has an unknown value '" + value + "' (" + known + ")");
 }
 
+// Which passes run a relayout or reduction: {forward, backward}.
+std::pair<bool, bool> readPasses(const LayerReader& r) {
+    return parseChoice<std::pair<bool, bool>>(
+        r, "pass", "forward",
+        {{"forward", {true, false}}, {"backward", {false, true}}, {"both", {true, true}}});
+}
+
 double elementCount(const std::vector<double>& dims) {
     double n = 1;
     for (const double d : dims) {
@@ -275,9 +282,6 @@ Layer readLayer(LayerReader& r) {
         l.backward = r.flag("backward", true);
         l.elementBytes = r.numberOr("element_bytes", 0); // 0: the activations' bytes
         l.count = r.whole("count", 1);
-        if (l.count < 1) {
-            r.fail("count", "must be a whole number of kernels from 1 to 1e6");
-        }
         break;
     case LayerType::Loss:
         l.rows = r.number("rows");
@@ -308,9 +312,7 @@ Layer readLayer(LayerReader& r) {
         }
         l.elementBytes = r.number("element_bytes");
         l.transposed = r.flag("transposed");
-        std::tie(l.forward, l.backward) = parseChoice<std::pair<bool, bool>>(
-            r, "pass", "forward",
-            {{"forward", {true, false}}, {"backward", {false, true}}, {"both", {true, true}}});
+        std::tie(l.forward, l.backward) = readPasses(r);
         break;
     case LayerType::Reduce:
         readArrayLayout(r, "from", l.fromDims, l.fromOrder);
@@ -321,12 +323,7 @@ Layer readLayer(LayerReader& r) {
         }
         l.elementBytes = r.number("element_bytes");
         l.count = r.whole("count", 1);
-        if (l.count < 1) {
-            r.fail("count", "must be a whole number of kernels from 1 to 1e6");
-        }
-        std::tie(l.forward, l.backward) = parseChoice<std::pair<bool, bool>>(
-            r, "pass", "forward",
-            {{"forward", {true, false}}, {"backward", {false, true}}, {"both", {true, true}}});
+        std::tie(l.forward, l.backward) = readPasses(r);
         break;
     }
     return l;
