@@ -617,13 +617,26 @@ def maskrcnn():
     bottleneck_groups(layers, "backbone.", H // 4, W // 4, 64, RESNET50_GROUPS, bn="frozen",
                       feats=feats)
     # FPN: lateral 1x1 to 256 channels, top-down nearest upsampling + add, 3x3 output convs.
+    # As the profile's HLO runs the top-down path: the 2x upsampling is a broadcast kernel that
+    # reads the coarser map and writes this level's (resnet_fpn/nearest_upsampling*/mul), the add
+    # is in the lateral convolution's epilogue (its fusion reads the upsampled map), and the
+    # upsampling's gradient is a reduction summing each 2 x 2 block of the gradient
+    # (nearest_upsampling*/mul_grad/Sum, bf16[4,104,2,168,2,256]{5,0,4,3,2,1} to
+    # bf16[4,104,168,256]{3,0,2,1} on P2).
     for level in (5, 4, 3, 2):
         fh, fw, fc = feats[level]
-        layers.append(conv(f"fpn.lateral{level}", "fpn", fh, fw, fc, 256, 1, bn="none",
-                           act="none", bias=True))
         if level < 5:
-            layers.append(elementwise(f"fpn.topdown{level}", "fpn", fh * fw * 256, 1, passes=3,
-                                      spatial="split"))
+            layers.append(elementwise(f"fpn.topdown{level}", "fpn", fh * fw * 256, 0,
+                                      passes=1.25, backward=False, spatial="split"))
+        layers.append(conv(f"fpn.lateral{level}", "fpn", fh, fw, fc, 256, 1, bn="none",
+                           act="none", bias=True, residual=level < 5))
+        if level < 5:
+            upsampling = {4: "", 3: "_1", 2: "_2"}[level]
+            layers.append(reduce_(f"fpn.topdown{level}.grad", "fpn",
+                                  ([fh // 2, 2, fw // 2, 2, 256], [5, 0, 4, 3, 2, 1]),
+                                  ([fh // 2, fw // 2, 256], [3, 0, 2, 1]), 2,
+                                  f"gradients/resnet_fpn/nearest_upsampling{upsampling}/mul_grad/"
+                                  "Sum:Sum, the gradient's 2 x 2 blocks summed", pass_="backward"))
     for level in (2, 3, 4, 5):
         fh, fw, _ = feats[level]
         layers.append(conv(f"fpn.output{level}", "fpn", fh, fw, 256, 256, 3, bn="none",

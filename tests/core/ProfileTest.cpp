@@ -148,7 +148,7 @@ struct PartsClaim {
 // list: the HBM-bound share (by the roofline, as the profiler classes ops) of GNMT (-28) and the
 // kernels of Mask R-CNN (3.0x fewer) and GNMT (5.7x fewer). Mask R-CNN's share is asserted at
 // 11 points because here its unclassed ops (the profile's 9 ms, PodScope's sorts) count as
-// compute (-10.9; -10 in the docs' table without them). ResNet's share was -15.01 points
+// compute (-11.0; -10 in the docs' table without them). ResNet's share was -15.01 points
 // before the optimizer's kernels per variable, BERT's and SSD's kernels 2.1x and 2.2x fewer.
 constexpr PartsClaim kPartsClaims[] = {
     {"resnet", 0.10, 15, 2}, {"bert", 0.10, 15, 2},       {"transformer", 0.10, 15, 2},
