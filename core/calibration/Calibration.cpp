@@ -217,7 +217,8 @@ std::string calibrationFileText(const CalibrationReport& report, const std::stri
         << std::fixed << std::setprecision(3) << report.fit.rmsLogError
         << "; shared by every workload (docs/training-model.md, 'Calibration')";
     const CoreCalibration& c = report.fit.parameters;
-    auto rounded = [](double x, double step) { return std::round(x / step) * step; };
+    // Divided by the inverse step, so that 0.7131 is written 0.7131, not 0.7131000000000001.
+    auto rounded = [](double x, double step) { return std::round(x / step) / (1 / step); };
     nlohmann::ordered_json j;
     // "tpu-vN" -> "TPU-vN": the family in capitals, as the documents write it.
     std::string machine = fit;

@@ -28,6 +28,8 @@ CoreModel loadCoreModel(const std::string& hardware) {
     c.vmemBytes = m.vmemBytesPerTensorcore * tensorcores;
     c.hbmEfficiency = m.hbmAchievedBpsPerChip / m.hbmBpsPerChip;
     c.hbmTransposeBps = m.hbmTransposeBpsPerChip.value_or(m.hbmAchievedBpsPerChip) / devices;
+    // A device's TensorCores split the rows between them (megacore).
+    c.gatherRowS = m.gatherRowSPerTensorcore.value_or(0) / tensorcores;
     c.rooflineRidgeFlopPerByte = m.rooflineRidgeFlopPerByte.value_or(c.peakFlops() / c.hbmBps);
     const CoreCalibration fit = loadCoreCalibration(hardware);
     c.kernelOverheadS = fit.kernelOverheadS;

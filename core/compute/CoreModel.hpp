@@ -22,6 +22,7 @@ struct CoreModel {
 
     double hbmEfficiency = 1;  // achieved fraction of hbmBps by streaming kernels (measured DMA rate)
     double hbmTransposeBps = 0; // copies that move elements between lanes and sublanes
+    double gatherRowS = 0;      // each row an indexed DMA fetches (a gather's, a scatter's)
     // A kernel with fewer FLOPs per HBM byte is memory-bound by the roofline, as a profiler
     // classes ops (docs/training-model.md section 14); this classes, it does not time.
     double rooflineRidgeFlopPerByte = 0;

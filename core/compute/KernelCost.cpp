@@ -25,10 +25,12 @@ const char* toString(CoreUnit unit) {
 }
 
 KernelTime kernelTime(const KernelWork& w, const CoreModel& core) {
+    const double streamingBps = core.hbmBps * core.hbmEfficiency;
     const double units[] = {
         w.mxuCycles / (core.clockHz * core.mxuEfficiency),
-        (w.hbmBytes - w.transposeBytes) / (core.hbmBps * core.hbmEfficiency) +
-            (w.transposeBytes > 0 ? w.transposeBytes / core.hbmTransposeBps : 0),
+        (w.hbmBytes - w.transposeBytes - w.gatheredBytes) / streamingBps +
+            (w.transposeBytes > 0 ? w.transposeBytes / core.hbmTransposeBps : 0) +
+            std::max(w.gatheredBytes / streamingBps, w.gatheredRows * core.gatherRowS),
         w.vpuOps / core.vpuOpsPerS, w.eupOps / core.eupOpsPerS,
         w.permuteElements > 0 ? w.permuteElements / core.permuteElementsPerS : 0};
     KernelTime t;

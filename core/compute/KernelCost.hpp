@@ -12,6 +12,11 @@ struct KernelWork {
     double flops = 0;     // useful multiply-add work x 2 (padding not counted)
     double hbmBytes = 0;
     double transposeBytes = 0; // of hbmBytes, those a transposing copy moves (its slower rate)
+    // Of hbmBytes, those moved a row at a time by indexed DMAs (a gather's rows copied to its
+    // output, a scatter-add's read and write of each row), and how many row DMAs it issues:
+    // they take the longer of their bytes at the streaming rate and a fixed time per row.
+    double gatheredBytes = 0;
+    double gatheredRows = 0;
     double vpuOps = 0;
     double eupOps = 0;
     double permuteElements = 0; // elements moved across lanes (sorting networks)
@@ -22,6 +27,8 @@ struct KernelWork {
         flops += o.flops;
         hbmBytes += o.hbmBytes;
         transposeBytes += o.transposeBytes;
+        gatheredBytes += o.gatheredBytes;
+        gatheredRows += o.gatheredRows;
         vpuOps += o.vpuOps;
         eupOps += o.eupOps;
         permuteElements += o.permuteElements;

@@ -460,12 +460,21 @@ LayerCost lowerLayer(const Layer& l, double b, const LayerSplit& s, const CoreMo
         const double share = l.split == TensorSplit::Vocab ? tensorShare(s) : 1.0;
         c.parameters = l.parameters() * share;
         const double bytes = rows * l.dim * a;
-        c.forward.add(vectorKernel(2 * bytes, rows * l.dim, 0), core);
+        const double gradientRowBytes = 2 * rows * l.dim * r.weightGradientBytes;
+        KernelWork lookup = vectorKernel(2 * bytes, rows * l.dim, 0);
         // Scatter-add into the fp32 table gradient (zeroed first).
         const double table = l.tiedTo >= 0 ? 0 : l.vocab * share * l.dim * r.weightGradientBytes;
-        c.backward.add(
-            vectorKernel(bytes + 2 * rows * l.dim * r.weightGradientBytes + table, rows * l.dim, 0),
-            core);
+        KernelWork scatter = vectorKernel(bytes + gradientRowBytes + table, rows * l.dim, 0);
+        if (!l.streamed) {
+            // A DMA per row: the gather copies each table row to its output, the scatter-add
+            // reads and writes each gradient row (training-model.md section 3 rule 8).
+            lookup.gatheredBytes = 2 * bytes;
+            lookup.gatheredRows = rows;
+            scatter.gatheredBytes = gradientRowBytes;
+            scatter.gatheredRows = 2 * rows;
+        }
+        c.forward.add(lookup, core);
+        c.backward.add(scatter, core);
         c.workspaceBytes = 2 * bytes;
         if (s.kind == ModelParallelKind::Tensor && l.split == TensorSplit::Vocab) {
             c.tensorAllReduceForward = bytes; // each core looks up its part of the vocabulary

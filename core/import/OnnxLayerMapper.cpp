@@ -229,7 +229,8 @@ void OnnxMapper::addLooseWeights(int i) {
         json layer = {{"type", "embedding"},
                       {"vocab", number(rows)},
                       {"dim", number(dim)},
-                      {"rows", number(rows)}};
+                      {"rows", number(rows)},
+                      {"lookup", "streamed"}};
         names_.insert(w);
         json ordered = {{"name", w}, {"group", groupOfWeight(w)}};
         ordered.update(layer);

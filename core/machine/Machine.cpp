@@ -281,6 +281,9 @@ Machine parseMachine(std::string_view text, const std::string& origin) {
     m.vpuOpsPerSPerTensorcore = r.number("tensorcore", "vpu_ops_per_s", 0, 1e18);
     m.eupOpsPerSPerTensorcore = r.number("tensorcore", "eup_ops_per_s", 0, 1e18);
     m.permuteElementsPerSPerTensorcore = r.number("tensorcore", "permute_elements_per_s", 0, 1e18);
+    if (const auto ns = r.optionalNumber("tensorcore", "gather_row_ns", 0, 1e6)) {
+        m.gatherRowSPerTensorcore = *ns * units::kMicrosecond / 1000;
+    }
     m.vmemBytesPerTensorcore = r.number("tensorcore", "vmem_MiB", 0, 1e6) * kMiB;
     // The core model's peak is its MXUs at the clock; it must be the published one.
     const double mxuPeak = 2.0 * m.tensorcoresPerChip * m.mxusPerTensorcore * m.mxuDim *

@@ -58,6 +58,9 @@ struct Machine {
     double vpuOpsPerSPerTensorcore = 0;
     double eupOpsPerSPerTensorcore = 0;
     double permuteElementsPerSPerTensorcore = 0; // the cross-lane permute unit (sorts)
+    // The time an indexed DMA takes per row it fetches (gathers, scatters); unset: they stream
+    // by their bytes.
+    std::optional<double> gatherRowSPerTensorcore;
     double vmemBytesPerTensorcore = 0;
 
     // Inter-chip interconnect

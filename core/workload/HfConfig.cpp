@@ -178,7 +178,7 @@ void gpt2(const ConfigReader& c, Family& f) {
     GraphBuilder& g = f.graph;
     g.group = "embeddings";
     g.embedding("wte", vocab, hidden, "seq", "vocab");
-    g.embedding("wpe", f.sequence, hidden, "seq");
+    g.embedding("wpe", f.sequence, hidden, "seq")["lookup"] = "streamed"; // positions in order
     for (int i = 0; i < static_cast<int>(layers); ++i) {
         g.group = layerName("h", i);
         const std::string p = g.group + ".";
@@ -208,8 +208,8 @@ void bert(const ConfigReader& c, Family& f) {
     GraphBuilder& g = f.graph;
     g.group = "embeddings";
     g.embedding("embeddings.word", vocab, hidden, "seq", "vocab");
-    g.embedding("embeddings.position", f.sequence, hidden, "seq");
-    g.embedding("embeddings.type", types, hidden, "seq");
+    g.embedding("embeddings.position", f.sequence, hidden, "seq")["lookup"] = "streamed";
+    g.embedding("embeddings.type", types, hidden, "seq")["lookup"] = "streamed";
     g.norm("embeddings.norm", hidden, false);
     for (int i = 0; i < static_cast<int>(layers); ++i) {
         g.group = layerName("layer", i);
@@ -278,7 +278,9 @@ void t5(const ConfigReader& c, Family& f) {
             g.embedding("decoder.embed_tokens", vocab, model, "seq", "vocab")["tied"] = "shared";
         }
         // One bias per head and bucket, shared by the stack's layers (in its first block).
-        g.embedding(stack + ".relative_attention_bias", buckets, heads, "seq*seq");
+        // A few buckets of a few heads, read whole for every position pair.
+        g.embedding(stack + ".relative_attention_bias", buckets, heads, "seq*seq")["lookup"] =
+            "streamed";
         for (int i = 0; i < static_cast<int>(count); ++i) {
             g.group = layerName(stack, i);
             const std::string p = g.group + ".";

@@ -260,6 +260,8 @@ Layer readLayer(LayerReader& r) {
         l.vocab = r.number("vocab");
         l.dim = r.number("dim");
         l.rows = r.number("rows");
+        l.streamed =
+            parseChoice<bool>(r, "lookup", "gather", {{"gather", false}, {"streamed", true}});
         break;
     case LayerType::Norm:
         l.rows = r.number("rows");

@@ -53,8 +53,11 @@ struct Layer {
     // Bias vectors of gates x hidden: 1 (one per gate, as GNMT's), 2 (the input's and the
     // state's: ONNX, torch, cuDNN) or 0.
     double biases = 1;
-    // embedding: vocab x dim table, rows lookups (dim also serves norm).
+    // embedding: vocab x dim table, rows lookups (dim also serves norm); `streamed` when the
+    // code reads the rows in order (a position table's slice, a one-hot product) rather than
+    // gathering them by index.
     double vocab = 0;
+    bool streamed = false;
     // elementwise: elements, vector ops and transcendentals per element, HBM passes; `count`
     // such kernels per step (a loop's iterations) of `elementBytes` per element (0: the
     // activations').

@@ -20,7 +20,7 @@ Layer fields (all counts per example):
   attention   heads, q, kv, dim (per head): scores q x kv and context, softmax between
   recurrent   steps, in (per-step input that cannot be hoisted), hidden, gates: one matmul
               [b, in + hidden] x [in + hidden, gates * hidden] per time step, then the gates
-  embedding   vocab, dim, rows (lookups), tied (shares the weights of an earlier layer)
+  embedding   vocab, dim, rows (lookups), lookup (gather or streamed), tied (shares the weights of an earlier layer)
   norm        rows, dim (layer normalisation)
   pool        h, w (output), c, k, stride (the input is stride x the output per side)
   crop_resize h, w (the feature map), c, rois, size (output cells per side), samples (per
@@ -167,10 +167,12 @@ def bert():
     layers = [
         {"name": "embeddings.word", "group": "embeddings", "type": "embedding", "vocab": vocab,
          "dim": d, "rows": "seq", "split": "vocab"},
+        # The position table is sliced and the token type is a one-hot product
+        # (modeling.py embedding_postprocessor): both read their rows in order.
         {"name": "embeddings.position", "group": "embeddings", "type": "embedding", "vocab": 512,
-         "dim": d, "rows": "seq"},
+         "dim": d, "rows": "seq", "lookup": "streamed"},
         {"name": "embeddings.type", "group": "embeddings", "type": "embedding", "vocab": 2,
-         "dim": d, "rows": "seq"},
+         "dim": d, "rows": "seq", "lookup": "streamed"},
         {"name": "embeddings.norm", "group": "embeddings", "type": "norm", "rows": "seq", "dim": d},
     ]
     for i in range(24):

@@ -234,6 +234,60 @@ TEST(LayerCost, SortRowsPadToTheSublanesAndLengthsToAPowerOfTwo) {
                      four * 2 * 66 / 55);
 }
 
+Layer embeddingLayer(double vocab, double rowsPerExample, double dim) {
+    Layer lookup;
+    lookup.type = LayerType::Embedding;
+    lookup.vocab = vocab;
+    lookup.rows = rowsPerExample;
+    lookup.dim = dim;
+    return lookup;
+}
+
+// Embedding lookups against the profiled gathers and their gradients' scatter-adds
+// (google/paragraph hlo_after_optimizations_{bert,transformer,nmt}_32_tpuv3_stats.csv, average
+// self time; docs/training-model.md section 14, "Gathers take a fixed time per row"): a DMA per
+// row, whatever its bytes, where streaming the bytes would take 5-10x less. The shared GNMT
+// table's gradient gathers the encoder's and the decoder's rows (2 x 10,752) in one scatter.
+TEST(LayerCost, EmbeddingLookupsTakeTheProfiledTimePerRow) {
+    const CoreModel c = core();
+    const LayerSplit none = layerSplit(ModelParallelKind::None, 1, 2);
+    struct Measured {
+        const char* op;
+        double examples, rowsPerExample, vocab, forward, backward;
+    };
+    const Measured lookups[] = {
+        {"BERT embeddings/embedding_lookup, 16,384 rows", 32, 512, 30522, 887.8e-6, 2804e-6},
+        {"GNMT encoder/Gather, 10,752 rows", 256, 42, 32316, 639.1e-6, 0},
+        {"GNMT encoder/Gather, 7,680 rows", 256, 30, 32316, 456.4e-6, 0},
+        {"GNMT UnsortedSegmentSum, 21,504 rows", 256, 84, 32316, 0, 3011.7e-6},
+        {"Transformer shared/GatherV2, 4,096 rows", 16, 256, 33708, 257.5e-6, 0},
+    };
+    for (const Measured& m : lookups) {
+        const LayerCost cost =
+            lowerLayer(embeddingLayer(m.vocab, m.rowsPerExample, 1024), m.examples, none, c, true);
+        if (m.forward > 0) {
+            EXPECT_NEAR(cost.forward.seconds / m.forward, 1.0, 0.15) << m.op;
+            EXPECT_EQ(cost.forward.bound(), CoreUnit::Hbm) << m.op;
+        }
+        if (m.backward > 0) { // the scatter-add's two DMAs a row; BERT's measures 0.8x that
+            EXPECT_NEAR(cost.backward.seconds / m.backward, 1.0, 0.25) << m.op;
+        }
+    }
+    // Read in order, the same rows stream by their bytes.
+    Layer streamed = embeddingLayer(30522, 512, 1024);
+    const double gathered = lowerLayer(streamed, 32, none, c, true).forward.seconds;
+    streamed.streamed = true;
+    const LayerCost read = lowerLayer(streamed, 32, none, c, true);
+    EXPECT_GT(gathered, 4 * read.forward.seconds);
+    EXPECT_DOUBLE_EQ(read.forward.work.gatheredRows, 0);
+    // A machine without a row time streams its gathers too.
+    CoreModel bytesOnly = c;
+    bytesOnly.gatherRowS = 0;
+    EXPECT_DOUBLE_EQ(
+        lowerLayer(embeddingLayer(30522, 512, 1024), 32, none, bytesOnly, true).forward.seconds,
+        read.forward.seconds);
+}
+
 Layer relayoutLayer(std::vector<double> from, std::vector<int> fromOrder, std::vector<double> to,
                     std::vector<int> toOrder, double elementBytes, bool transposed) {
     Layer l;

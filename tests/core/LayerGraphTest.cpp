@@ -142,6 +142,39 @@ TEST(LayerGraph, SortLayersNeedARowLength) {
     }
 }
 
+// An embedding gathers its rows by index unless the graph says the code reads them in order:
+// BERT's word table gathers, its position slice and two-row token-type product stream. An
+// unknown way of reading is refused by field.
+TEST(LayerGraph, EmbeddingsGatherUnlessTheirRowsStream) {
+    const LayerGraph bert = bindLayerGraph(loadWorkload("bert").graph, {});
+    std::map<std::string, bool> streamed;
+    for (const Layer& l : bert.layers) {
+        if (l.type == LayerType::Embedding) {
+            streamed[l.name] = l.streamed;
+        }
+    }
+    EXPECT_EQ(streamed, (std::map<std::string, bool>{{"embeddings.position", true},
+                                                     {"embeddings.type", true},
+                                                     {"embeddings.word", false}}));
+    const auto graph = [](const std::string& lookup) {
+        return nlohmann::json::parse(
+            R"({"layers": [{"name": "table", "type": "embedding", "vocab": 8, "dim": 4, "rows": 2)" +
+            lookup + "}]}");
+    };
+    EXPECT_FALSE(bindLayerGraph(parseLayerGraphSpec(graph(""), "test"), {}).layers[0].streamed);
+    EXPECT_TRUE(bindLayerGraph(parseLayerGraphSpec(graph(R"(, "lookup": "streamed")"), "test"), {})
+                    .layers[0]
+                    .streamed);
+    try {
+        bindLayerGraph(parseLayerGraphSpec(graph(R"(, "lookup": "sliced")"), "test"), {});
+        ADD_FAILURE() << "an unknown lookup accepted";
+    } catch (const InputError& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("lookup"), std::string::npos) << what;
+        EXPECT_NE(what.find("sliced"), std::string::npos) << what;
+    }
+}
+
 // A relayout names its source and destination arrays with XLA's minor-to-major orders (axis 0
 // the batch); an order that is not a permutation, arrays of different sizes or an unknown pass
 // are refused by field.

@@ -210,6 +210,20 @@ TEST(Machine, TheTransposingRateIsOptional) {
               bundledMachine("tpu-v3").hbmAchievedBpsPerChip / 2);
 }
 
+// Likewise the time per gathered row: without it gathers stream by their bytes. A megacore
+// device's two TensorCores split the rows, so its per-row time is half a core's.
+TEST(Machine, TheGatherRowTimeIsOptional) {
+    nlohmann::json j = nlohmann::json::parse(bundledText("tpu-v4"));
+    j["tensorcore"].erase("gather_row_ns");
+    EXPECT_FALSE(parseMachine(j.dump(), "test.json").gatherRowSPerTensorcore.has_value());
+    const double v3 = *bundledMachine("tpu-v3").gatherRowSPerTensorcore;
+    EXPECT_NEAR(v3, 58e-9, 1e-12);
+    EXPECT_DOUBLE_EQ(loadCoreModel("tpu-v3").gatherRowS, v3);
+    ASSERT_TRUE(bundledMachine("tpu-v4").megacore);
+    EXPECT_DOUBLE_EQ(loadCoreModel("tpu-v4").gatherRowS,
+                     *bundledMachine("tpu-v4").gatherRowSPerTensorcore / 2);
+}
+
 TEST(Machine, LoaderRefusesBrokenFilesNamingTheKey) {
     EXPECT_NO_THROW(parseMachine(bundledText("tpu-v4"), "tpu-v4.json"));
     auto has = [](const std::string& message, const std::string& part) {
@@ -241,6 +255,8 @@ TEST(Machine, LoaderRefusesBrokenFilesNamingTheKey) {
     EXPECT_TRUE(has(e, "pod.optical_cube") && has(e, "2 dimensions")) << e;
     e = refusal([](auto& j) { j["chip"]["hbm_transpose_GBps"]["value"] = 2000; });
     EXPECT_TRUE(has(e, "chip.hbm_transpose_GBps") && has(e, "hbm_achieved_GBps")) << e;
+    e = refusal([](auto& j) { j["tensorcore"]["gather_row_ns"]["value"] = -5; });
+    EXPECT_TRUE(has(e, "tensorcore.gather_row_ns") && has(e, "out of range")) << e;
 
     EXPECT_THROW(parseMachine("{", "x.json"), InputError);
     EXPECT_THROW(parseMachine("[]", "x.json"), InputError);
